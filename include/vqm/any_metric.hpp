@@ -1,0 +1,60 @@
+// any_metric<B>: a type-erased metric, so front ends can hold a run-time list of features.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "vqm/concepts/backend.hpp"
+
+namespace vqm {
+
+template <Backend B>
+class any_metric {
+ public:
+  template <class M>
+  explicit any_metric(M metric, bool temporal = false)
+      : self_(std::make_unique<model<M>>(std::move(metric))), temporal_(temporal) {}
+
+  [[nodiscard]] const std::vector<std::string>& names() const { return self_->names(); }
+  // Temporal metrics (psnr with APSNR) run on every frame, even frames --subsample skips.
+  [[nodiscard]] bool temporal() const noexcept { return temporal_; }
+  // Partials storage for `n` frames in flight; allocated once, reused for every frame.
+  void reserve_slots(std::size_t n) { self_->reserve_slots(n); }
+  void enqueue(B& b, typename B::frame& f, std::size_t slot) { self_->enqueue(b, f, slot); }
+  void scores(std::size_t slot, double* out) const { self_->scores(slot, out); }
+  void accumulate(std::size_t slot) { self_->accumulate(slot); }
+  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return self_->aggregate(); }
+
+ private:
+  struct concept_t {
+    virtual ~concept_t() = default;
+    virtual const std::vector<std::string>& names() const = 0;
+    virtual void reserve_slots(std::size_t n) = 0;
+    virtual void enqueue(B& b, typename B::frame& f, std::size_t slot) = 0;
+    virtual void scores(std::size_t slot, double* out) const = 0;
+    virtual void accumulate(std::size_t slot) = 0;
+    virtual std::vector<std::pair<std::string, double>> aggregate() const = 0;
+  };
+  template <class M>
+  struct model final : concept_t {
+    explicit model(M m) : metric(std::move(m)) {}
+    const std::vector<std::string>& names() const override { return metric.names(); }
+    void reserve_slots(std::size_t n) override { partials.resize(n); }
+    void enqueue(B& b, typename B::frame& f, std::size_t slot) override {
+      partials[slot] = {};
+      metric.enqueue(b, f, partials[slot]);
+    }
+    void scores(std::size_t slot, double* out) const override { metric.scores(partials[slot], out); }
+    void accumulate(std::size_t slot) override { metric.accumulate(partials[slot]); }
+    std::vector<std::pair<std::string, double>> aggregate() const override { return metric.aggregate(); }
+    M metric;
+    std::vector<typename M::partials_type> partials;
+  };
+  std::unique_ptr<concept_t> self_;
+  bool temporal_ = false;
+};
+
+}  // namespace vqm

@@ -1,0 +1,109 @@
+// MS-SSIM, feature "float_ms_ssim" (SPEC §5): luma only; 5-scale Wang product, optional 15 lcs values.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "vqm/compat.hpp"
+#include "vqm/concepts/ms_ssim_kernel.hpp"
+#include "vqm/metrics/ms_ssim_combine.hpp"
+#include "vqm/metrics/reduce.hpp"
+#include "vqm/metrics/ssim_geometry.hpp"
+#include "vqm/options.hpp"
+
+namespace vqm {
+
+// Options, named and typed as libvmaf's.
+struct ms_ssim_options {
+  bool enable_lcs = false;
+  bool enable_db = false;
+  bool clip_db = false;
+
+  [[nodiscard]] static ms_ssim_options parse(const option_map& m) {
+    m.check_known("float_ms_ssim", {"enable_lcs", "enable_db", "clip_db"});
+    ms_ssim_options o;
+    m.get("enable_lcs", o.enable_lcs);
+    m.get("enable_db", o.enable_db);
+    m.get("clip_db", o.clip_db);
+    return o;
+  }
+};
+
+class ms_ssim_algorithm {
+ public:
+  using partials_type = ms_ssim_partials;
+  static constexpr const char* feature_name = "float_ms_ssim";
+  static constexpr std::uint32_t min_size = 176;  // 11 << 4: every level keeps an 11x11 window
+
+  using options = ms_ssim_options;
+
+  [[nodiscard]] static std::string unsupported(const picture_format& f, const options& = {}, compat = compat::none) {
+    if (f.bit_depth != 8 && f.bit_depth != 10 && f.bit_depth != 12 && f.bit_depth != 16)
+      return "float_ms_ssim supports 8, 10, 12 and 16-bit input, not " + std::to_string(f.bit_depth) + "-bit";
+    // libvmaf fails mid-run ("scale below 1x1"); we refuse up front, in every mode.
+    if (f.width < min_size || f.height < min_size)
+      return "float_ms_ssim needs at least 176x176 samples (5 scales of an 11x11 window), the input is " +
+             std::to_string(f.width) + "x" + std::to_string(f.height);
+    return {};
+  }
+
+  explicit ms_ssim_algorithm(const picture_format& f, const options& o = {}, compat c = compat::none)
+      : format_(f), opt_(o) {
+    if (auto why = unsupported(f, o, c); !why.empty()) throw error(errc::unsupported_format, why);
+    for (int k = 0; k < ms_ssim_scales; ++k)
+      map_size_[k] = (std::int64_t{ms_ssim_level_size(f.width, k)} - 10) * (std::int64_t{ms_ssim_level_size(f.height, k)} - 10);
+    max_db_ = o.clip_db ? reduce::ssim_max_db(f.width, f.height, f.bit_depth) : std::numeric_limits<double>::infinity();
+    names_.emplace_back("float_ms_ssim");
+    if (o.enable_lcs)
+      for (const char* t : {"l", "c", "s"})
+        for (int k = 0; k < ms_ssim_scales; ++k)
+          names_.push_back(std::string("float_ms_ssim_") + t + "_scale" + std::to_string(k));
+  }
+
+  [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
+
+  [[nodiscard]] ms_ssim_scale_means means(const partials_type& part) const noexcept {
+    ms_ssim_scale_means m;
+    for (int k = 0; k < ms_ssim_scales; ++k) {
+      m.l[k] = reduce::ssim_mean(part.level[k].l, map_size_[k]);
+      m.c[k] = reduce::ssim_mean(part.level[k].c, map_size_[k]);
+      m.s[k] = reduce::ssim_mean(part.level[k].s, map_size_[k]);
+    }
+    return m;
+  }
+
+  void scores(const partials_type& part, double* out) const {
+    const auto m = means(part);
+    const double ms = ms_ssim_combine(m);
+    if (ms == std::numeric_limits<double>::infinity())
+      throw error(errc::bad_input, "float_ms_ssim: the scale product overflowed to infinity");
+    *out++ = opt_.enable_db ? reduce::ssim_db(ms, max_db_) : ms;
+    if (opt_.enable_lcs)
+      for (const auto* t : {&m.l, &m.c, &m.s})
+        for (int k = 0; k < ms_ssim_scales; ++k) *out++ = (*t)[k];
+  }
+  void accumulate(const partials_type&) noexcept {}
+  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
+  [[nodiscard]] const picture_format& format() const noexcept { return format_; }
+
+ private:
+  picture_format format_;
+  options opt_;
+  std::array<std::int64_t, ms_ssim_scales> map_size_{};
+  double max_db_ = 0;
+  std::vector<std::string> names_;
+};
+
+template <class B>
+  requires MsSsimKernel<B>
+class MsSsim : public ms_ssim_algorithm {
+ public:
+  using ms_ssim_algorithm::ms_ssim_algorithm;
+  void enqueue(B& b, typename B::frame& f, partials_type& out) const { b.ms_ssim(f, out); }
+};
+
+}  // namespace vqm

@@ -1,0 +1,132 @@
+// Integer PSNR, feature "psnr" (SPEC §2): psnr_y/cb/cr, optional mse_*, aggregate apsnr_*.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vqm/compat.hpp"
+#include "vqm/concepts/sse_kernel.hpp"
+#include "vqm/metrics/reduce.hpp"
+#include "vqm/options.hpp"
+
+namespace vqm {
+
+// Host math of integer PSNR; backend-independent.
+// Options, named and typed as libvmaf's.
+struct psnr_options {
+  bool enable_chroma = true;
+  bool enable_mse = false;
+  bool enable_apsnr = false;
+  bool reduced_hbd_peak = false;
+  double min_sse = 0.0;
+
+  [[nodiscard]] static psnr_options parse(const option_map& m) {
+    m.check_known("psnr", {"enable_chroma", "enable_mse", "enable_apsnr", "reduced_hbd_peak", "min_sse"});
+    psnr_options o;
+    m.get("enable_chroma", o.enable_chroma);
+    m.get("enable_mse", o.enable_mse);
+    m.get("enable_apsnr", o.enable_apsnr);
+    m.get("reduced_hbd_peak", o.reduced_hbd_peak);
+    m.get("min_sse", o.min_sse);
+    return o;
+  }
+};
+
+class psnr_algorithm {
+ public:
+  using partials_type = sse_partials;
+  static constexpr const char* feature_name = "psnr";
+
+  using options = psnr_options;
+
+  // Why this input cannot be measured, or an empty string when it can (non-throwing probe).
+  [[nodiscard]] static std::string unsupported(const picture_format& f, const options& o, compat = compat::none) {
+    if (f.bit_depth != 8 && f.bit_depth != 10 && f.bit_depth != 12 && f.bit_depth != 16)
+      return "psnr supports 8, 10, 12 and 16-bit input, not " + std::to_string(f.bit_depth) + "-bit";
+    if (!(o.min_sse >= 0.0)) return "psnr option min_sse must be >= 0";
+    return {};
+  }
+
+  explicit psnr_algorithm(const picture_format& f, const options& o = {}, compat c = compat::none)
+      : format_(f), opt_(o), compat_(c) {
+    if (auto why = unsupported(f, o, c); !why.empty()) throw error(errc::unsupported_format, why);
+    planes_ = (o.enable_chroma && f.planes() == 3) ? 3 : 1;
+    const std::uint64_t peak = o.reduced_hbd_peak ? (255ull << (f.bit_depth - 8)) : ((1ull << f.bit_depth) - 1);
+    peak_sq_ = peak * peak;
+    const auto rounding = chroma_rounding_for(c);
+    for (int p = 0; p < 3; ++p) {
+      // libvmaf sizes the ceiling from floor chroma dims at init (compat) — same for even sizes.
+      samples_[p] = std::uint64_t{f.plane_width(p, rounding)} * f.plane_height(p, rounding);
+      const double n = static_cast<double>(samples_[p]);
+      psnr_max_[p] = o.min_sse > 0.0 ? std::ceil(10.0 * std::log10(static_cast<double>(peak_sq_) / (o.min_sse / n)))
+                                     : 6.0 * f.bit_depth + 12.0;
+    }
+    static constexpr const char* suffix[] = {"y", "cb", "cr"};
+    for (int p = 0; p < planes_; ++p) {
+      names_.push_back(std::string("psnr_") + suffix[p]);
+      if (o.enable_mse) names_.push_back(std::string("mse_") + suffix[p]);
+    }
+  }
+
+  [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
+  [[nodiscard]] sse_request request() const noexcept { return {planes_ == 3}; }
+
+  // Per-frame values in names() order.
+  void scores(const partials_type& part, double* out) const {
+    for (int p = 0; p < planes_; ++p) {
+      const double mse = static_cast<double>(part.sse[p]) / static_cast<double>(samples_[p]);
+      *out++ = reduce::psnr_db(static_cast<double>(peak_sq_), mse, 1e-16, psnr_max_[p]);
+      if (opt_.enable_mse) *out++ = mse;
+    }
+  }
+
+  // psnr is temporal in libvmaf: every frame is accumulated for APSNR, subsampled or not.
+  void accumulate(const partials_type& part) noexcept {
+    for (int p = 0; p < planes_; ++p) {
+      sse_acc_[p] += part.sse[p];
+      n_acc_[p] += samples_[p];
+    }
+  }
+
+  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const {
+    std::vector<std::pair<std::string, double>> out;
+    if (!opt_.enable_apsnr) return out;
+    static constexpr const char* names[] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+    // libvmaf emits all three, -inf for planes it never measured; by default we leave those out.
+    const int n = compat_ == compat::libvmaf ? 3 : planes_;
+    for (int p = 0; p < n; ++p) {
+      const double a = 10.0 * (std::log10(static_cast<double>(peak_sq_)) + std::log10(static_cast<double>(n_acc_[p])) -
+                               std::log10(static_cast<double>(sse_acc_[p])));
+      const double cap = std::ceil(10.0 * std::log10(static_cast<double>(peak_sq_ * n_acc_[p] * 2)));
+      out.emplace_back(names[p], reduce::vmaf_min(a, cap));
+    }
+    return out;
+  }
+
+  [[nodiscard]] const picture_format& format() const noexcept { return format_; }
+
+ private:
+  picture_format format_;
+  options opt_;
+  compat compat_;
+  int planes_ = 1;
+  std::uint64_t peak_sq_ = 0;
+  std::array<double, 3> psnr_max_{};
+  std::array<std::uint64_t, 3> samples_{}, sse_acc_{}, n_acc_{};
+  std::vector<std::string> names_;
+};
+
+template <class B>
+  requires SseKernel<B>
+class Psnr : public psnr_algorithm {
+ public:
+  using psnr_algorithm::psnr_algorithm;
+  void enqueue(B& b, typename B::frame& f, partials_type& out) const { b.sse(f, request(), out); }
+};
+
+}  // namespace vqm

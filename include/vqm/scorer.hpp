@@ -1,0 +1,115 @@
+// scorer<B>: runs a list of metrics over a stream of frame pairs on one backend, with frames in flight.
+//
+// All requested metrics of a frame are recorded into one backend frame and submitted together. Up to
+// `depth` frames are in flight; results come back in frame order. The views passed to push() must stay
+// valid until that frame's result has been returned (a ring of depth + 1 buffers is enough).
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vqm/any_metric.hpp"
+#include "vqm/compat.hpp"
+
+namespace vqm {
+
+struct frame_result {
+  std::size_t index = 0;
+  bool measured = true;        // false for frames skipped by subsampling (no values then)
+  std::vector<double> values;  // in scorer::names() order
+};
+
+template <Backend B>
+class scorer {
+ public:
+  scorer(B& backend, std::vector<any_metric<B>> metrics, compat c = compat::none, std::size_t depth = 1)
+      : backend_(backend), metrics_(std::move(metrics)), compat_(c), depth_(depth == 0 ? 1 : depth) {
+    for (auto& m : metrics_) {
+      m.reserve_slots(depth_ + 1);
+      names_.insert(names_.end(), m.names().begin(), m.names().end());
+    }
+  }
+
+  [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
+  [[nodiscard]] std::size_t depth() const noexcept { return depth_; }
+
+  // Records and submits one frame pair; returns the oldest frame's result once more than `depth` are in
+  // flight. `measure == false` runs only temporal metrics (libvmaf's --subsample).
+  std::optional<frame_result> push(const picture_view& ref, const picture_view& dis, bool measure = true) {
+    const auto r = chroma_rounding_for(compat_);
+    const std::size_t slot = next_index_ % (depth_ + 1);
+    in_flight_.push_back({next_index_++, slot, measure, backend_.begin_frame(with_chroma_rounding(ref, r),
+                                                                           with_chroma_rounding(dis, r))});
+    auto& job = in_flight_.back();
+    for (auto& m : metrics_)
+      if (measure || m.temporal()) m.enqueue(backend_, job.frame, slot);
+    backend_.submit(job.frame);
+    if (in_flight_.size() > depth_) return pop();
+    return std::nullopt;
+  }
+
+  // Waits for the oldest frame in flight; nullopt when none is left.
+  std::optional<frame_result> pop() {
+    if (in_flight_.empty()) return std::nullopt;
+    auto job = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    backend_.wait(job.frame);
+    frame_result res{job.index, job.measure, {}};
+    if (job.measure) res.values.resize(names_.size());
+    double* out = res.values.data();
+    for (auto& m : metrics_) {
+      if (job.measure) {
+        m.scores(job.slot, out);
+        out += m.names().size();
+      }
+      if (job.measure || m.temporal()) m.accumulate(job.slot);
+    }
+    return res;
+  }
+
+  // Aggregate values (apsnr_*) over every frame pushed so far; call after draining with pop().
+  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& m : metrics_) {
+      auto a = m.aggregate();
+      out.insert(out.end(), a.begin(), a.end());
+    }
+    return out;
+  }
+
+ private:
+  struct job {
+    std::size_t index;
+    std::size_t slot;
+    bool measure;
+    typename B::frame frame;
+  };
+  B& backend_;
+  std::vector<any_metric<B>> metrics_;
+  compat compat_;
+  std::size_t depth_;
+  std::size_t next_index_ = 0;
+  std::deque<job> in_flight_;
+  std::vector<std::string> names_;
+};
+
+// One frame, one metric, synchronously: the shortest path from two pictures to numbers.
+template <class Metric, Backend B>
+[[nodiscard]] std::vector<double> compute(B& backend, const Metric& metric, const picture_view& ref,
+                                          const picture_view& dis, compat c = compat::none) {
+  const auto r = chroma_rounding_for(c);
+  auto frame = backend.begin_frame(with_chroma_rounding(ref, r), with_chroma_rounding(dis, r));
+  typename Metric::partials_type part{};
+  metric.enqueue(backend, frame, part);
+  backend.submit(frame);
+  backend.wait(frame);
+  std::vector<double> out(metric.names().size());
+  metric.scores(part, out.data());
+  return out;
+}
+
+}  // namespace vqm
