@@ -8,6 +8,10 @@ layout(constant_id = 0) const int WD = 4;      // 4, 8, 16
 layout(constant_id = 1) const int DIR = 0;     // 0: h (taps along x), 1: v (taps along y)
 layout(constant_id = 2) const int BD = 8;      // 8, 10, 12
 layout(constant_id = 3) const bool COUNT = false;  // SPEC §8 counters; off by default (atomics perturb timing)
+// Lane -> (edge, line): 0 = edge-major (lanes 8e..8e+7 = lines of edge e); 1 = line-major: each group of 64
+// lanes takes 8 consecutive edges, lane = 8 * line + edge, so neighbouring lanes read the same row of
+// neighbouring edges (SPEC §7 coalescing hint for h; for v it scatters, edge-major is already coalesced).
+layout(constant_id = 4) const int MAP = 0;
 
 layout(std430, binding = 0) buffer Pixels { PIXEL_T px[]; };
 layout(std430, binding = 1) readonly buffer Edges { uvec2 edges[]; };  // (offset, E | I << 8 | H << 16)
@@ -24,9 +28,10 @@ const uint C_FM = 0u, C_HEV = 1u, C_FLAT8 = 2u, C_FLAT16 = 3u, C_SKIP = 4u, C_F1
 
 void main() {
   const uint gid = gl_GlobalInvocationID.x;
-  const uint e = pc.first_edge + (gid >> 3);
-  const uint line = gid & 7u;
-  if ((gid >> 3) >= pc.n_edges) return;
+  const uint local_edge = MAP == 0 ? gid >> 3 : ((gid >> 6) << 3) | (gid & 7u);
+  const uint line = MAP == 0 ? gid & 7u : (gid >> 3) & 7u;
+  if (local_edge >= pc.n_edges) return;
+  const uint e = pc.first_edge + local_edge;
   const uvec2 rec = edges[e];
   const int s = BD - 8;
   const int E = int(rec.y & 255u) << s, I = int((rec.y >> 8) & 255u) << s, H = int((rec.y >> 16) & 255u) << s;

@@ -3,15 +3,22 @@
 // iteration filters the same batch in place again (the SIMD path is branch-free, so the drifting
 // content does not change its speed). The contract's pairwise check is off (check_level::bounds):
 // it is measured separately as BM_contract_check.
+//
+// GPU rows: vulkan_resident/<kernel>/<edge_major|line_major> (lane mapping, SPEC §7), vulkan_transfer
+// (upload + filter + download). concurrent/<kernel>/cpuN[+gpu/<mapping>]: N single-thread Cpu workers
+// (and one thread driving the GPU) pull chunks of one batch of 131072 * max(1, cores / 2) edges; N is
+// hardware_concurrency() (override: VQM_LPF_BENCH_CORES), rows for N cores, N - 1 cores + GPU, N + GPU.
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 #include <memory>
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "vqm/lpf/cpu.hpp"
 #include "vqm/lpf/detail/thread_pool.hpp"
@@ -26,11 +33,20 @@ namespace {
 
 constexpr std::size_t batch_edges = 1 << 17;  // 131072 edges, ~ two worst-case 1080p luma passes
 
+// Cores the concurrent matrix and cpu_all use: hardware_concurrency(), or $VQM_LPF_BENCH_CORES (to try the
+// 16-core matrix of the GPU machine elsewhere).
+unsigned bench_cores() {
+  if (const char* v = std::getenv("VQM_LPF_BENCH_CORES"); v && std::atoi(v) > 0) return unsigned(std::atoi(v));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// `scale` batches' worth of edges in one plane (the concurrent matrix keeps many cores busy per iteration).
 template <class Pixel>
-random_batch<Pixel>& batch(kind k, int bd) {
-  static std::map<std::tuple<int, int, int, int>, std::unique_ptr<random_batch<Pixel>>> cache;
-  auto& slot = cache[{int(k.dir), k.wd, bd, int(sizeof(Pixel))}];
-  if (!slot) slot = std::make_unique<random_batch<Pixel>>(make_random_batch<Pixel>(k, bd, batch_edges, 2024, 256));
+random_batch<Pixel>& batch(kind k, int bd, std::size_t scale = 1) {
+  static std::map<std::tuple<int, int, int, int, std::size_t>, std::unique_ptr<random_batch<Pixel>>> cache;
+  auto& slot = cache[{int(k.dir), k.wd, bd, int(sizeof(Pixel)), scale}];
+  if (!slot)
+    slot = std::make_unique<random_batch<Pixel>>(make_random_batch<Pixel>(k, bd, batch_edges * scale, 2024, 256));
   return *slot;
 }
 
@@ -61,23 +77,31 @@ void BM_contract_check(benchmark::State& s, kind k) {
   set_rate(s, b.edges.size());
 }
 
+// Batches per concurrent iteration: one per 2 cores.
+std::size_t concurrent_scale() { return std::max(1u, bench_cores() / 2); }
+
 #ifdef VQM_LPF_BENCH_VULKAN
-vulkan_backend* gpu() {
-  static std::optional<vulkan_backend> g;
+// One backend per lane mapping, both on one context.
+vulkan_backend* gpu(lane_mapping m = lane_mapping::edge_major) {
+  static std::optional<vulkan_backend> g[2];
   static bool tried = false;
   if (!tried) {
     tried = true;
     try {
-      g.emplace(vulkan_options{.checks = check_level::bounds});
+      g[0].emplace(vulkan_options{.checks = check_level::bounds, .mapping = lane_mapping::edge_major});
+      g[1].emplace(g[0]->shared_context(), vulkan_options{.checks = check_level::bounds, .mapping = lane_mapping::line_major});
     } catch (const vqm::error&) {
+      g[0].reset();
+      g[1].reset();
     }
   }
-  return g ? &*g : nullptr;
+  auto& b = g[m == lane_mapping::line_major];
+  return b ? &*b : nullptr;
 }
 
 // resident: pixels stay on the GPU, only the edge list goes up per batch. Otherwise upload + download.
-void BM_vulkan(benchmark::State& s, kind k, bool resident) {
-  vulkan_backend* g = gpu();
+void BM_vulkan(benchmark::State& s, kind k, bool resident, lane_mapping m) {
+  vulkan_backend* g = gpu(m);
   if (!g) {
     s.SkipWithError("no Vulkan device");
     return;
@@ -89,13 +113,14 @@ void BM_vulkan(benchmark::State& s, kind k, bool resident) {
     else g->filter(k, b.view(), b.edges);
   }
   set_rate(s, b.edges.size());
-  s.SetLabel(g->device_name());
+  s.SetLabel(g->device_name() + ", " + name(m));
 }
 
 // Cpu workers and (optionally) the GPU pull chunks of one batch from a shared counter until it is
 // exhausted, so each side gets as much as it can take. The GPU works on its resident copy of the plane.
-void BM_concurrent(benchmark::State& s, kind k, unsigned cpu_workers, bool with_gpu) {
-  vulkan_backend* g = with_gpu ? gpu() : nullptr;
+void BM_concurrent(benchmark::State& s, kind k, unsigned cpu_workers, bool with_gpu,
+                   lane_mapping m) {
+  vulkan_backend* g = with_gpu ? gpu(m) : nullptr;
   if (with_gpu && !g) {
     s.SkipWithError("no Vulkan device");
     return;
@@ -104,9 +129,10 @@ void BM_concurrent(benchmark::State& s, kind k, unsigned cpu_workers, bool with_
     s.SkipWithError("no workers");
     return;
   }
-  auto& b = batch<std::uint8_t>(k, 8);
+  // Enough edges that a 16-core iteration is not dominated by waking the workers.
+  auto& b = batch<std::uint8_t>(k, 8, concurrent_scale());
   if (g) g->upload(b.view());
-  constexpr std::size_t gpu_chunk = 16384, cpu_chunk = 2048;
+  constexpr std::size_t gpu_chunk = 32768, cpu_chunk = 2048;
   const unsigned workers = cpu_workers + (with_gpu ? 1 : 0);
   detail::thread_pool pool(workers - 1);
   std::vector<std::unique_ptr<cpu_backend>> cpus;
@@ -133,13 +159,14 @@ void BM_concurrent(benchmark::State& s, kind k, unsigned cpu_workers, bool with_
   }
   set_rate(s, b.edges.size());
   s.counters["gpu_share"] = double(gpu_edges.load()) / double(b.edges.size() * s.iterations());
+  s.counters["cpu_workers"] = cpu_workers;
 }
 #endif
 
 std::string kname(kind k) { return std::string(name(k)); }
 
 int register_all() {
-  const unsigned n = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned n = bench_cores();
   for (kind k : all_kinds) {
     for (cpu_isa isa : {cpu_isa::scalar, cpu_isa::sse2, cpu_isa::avx2})
       benchmark::RegisterBenchmark(("cpu_1t/" + kname(k) + "/" + name(isa)).c_str(), BM_cpu<std::uint8_t>, k, 8, isa, 1u)
@@ -156,17 +183,29 @@ int register_all() {
     benchmark::RegisterBenchmark(("contract_check/" + kname(k)).c_str(), BM_contract_check, k)->UseRealTime();
 #ifdef VQM_LPF_BENCH_VULKAN
   for (kind k : all_kinds) {
-    benchmark::RegisterBenchmark(("vulkan_resident/" + kname(k)).c_str(), BM_vulkan, k, true)->UseRealTime();
-    benchmark::RegisterBenchmark(("vulkan_transfer/" + kname(k)).c_str(), BM_vulkan, k, false)->UseRealTime();
+    for (lane_mapping m : {lane_mapping::edge_major, lane_mapping::line_major})
+      benchmark::RegisterBenchmark(("vulkan_resident/" + kname(k) + "/" + name(m)).c_str(), BM_vulkan, k, true, m)
+          ->UseRealTime();
+    benchmark::RegisterBenchmark(("vulkan_transfer/" + kname(k)).c_str(), BM_vulkan, k, false, lane_mapping::edge_major)
+        ->UseRealTime();
   }
   for (kind k : all_kinds) {
     const std::string nn = std::to_string(n), n1 = std::to_string(n - 1);
-    benchmark::RegisterBenchmark(("concurrent/" + kname(k) + "/cpu" + nn).c_str(), BM_concurrent, k, n, false)->UseRealTime();
-    if (n > 1)
-      benchmark::RegisterBenchmark(("concurrent/" + kname(k) + "/cpu" + n1 + "+gpu").c_str(), BM_concurrent, k, n - 1, true)
-          ->UseRealTime();
-    benchmark::RegisterBenchmark(("concurrent/" + kname(k) + "/cpu" + nn + "+gpu").c_str(), BM_concurrent, k, n, true)
+    benchmark::RegisterBenchmark(("concurrent/" + kname(k) + "/cpu" + nn).c_str(), BM_concurrent, k, n, false,
+                                 lane_mapping::edge_major)
         ->UseRealTime();
+    // GPU rows with each lane mapping for h (where it changes the access pattern), edge-major for v.
+    std::vector<lane_mapping> maps{lane_mapping::edge_major};
+    if (k.dir == direction::h) maps.push_back(lane_mapping::line_major);
+    for (lane_mapping m : maps) {
+      const std::string suffix = std::string("+gpu/") + name(m);
+      if (n > 1)
+        benchmark::RegisterBenchmark(("concurrent/" + kname(k) + "/cpu" + n1 + suffix).c_str(), BM_concurrent, k, n - 1,
+                                     true, m)
+            ->UseRealTime();
+      benchmark::RegisterBenchmark(("concurrent/" + kname(k) + "/cpu" + nn + suffix).c_str(), BM_concurrent, k, n, true, m)
+          ->UseRealTime();
+    }
   }
 #endif
   return 0;

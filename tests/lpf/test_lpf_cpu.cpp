@@ -59,16 +59,24 @@ TEST(LpfCpu, RandomEdgesHighBitDepth) {
     for (int bd : {8, 10, 12}) random_vs_reference<std::uint16_t>(k, bd);
 }
 
-// Odd edge counts exercise the AVX2 path's single-edge tail.
+// Edge counts that are not a multiple of the SIMD group (4 / 2 edges for the 8-bit wd4 path, 2 for the
+// int16 AVX2 path) exercise every tail; edges closer than 12 px to the start of the buffer take the h
+// path's 8-byte loads.
 TEST(LpfCpu, OddBatchSizes) {
-  for (std::size_t n : {1u, 3u, 17u}) {
-    const auto batch = make_random_batch<std::uint8_t>(lpf_h_16_8_kind, 8, n, n, 5);
-    const auto expected = test::reference_result(batch);
-    auto b = batch;
-    cpu_backend cpu;
-    lpf_h_16_8(cpu, b.view(), b.edges);
-    EXPECT_EQ(test::count_mismatches(b.pixels, expected), 0u) << n;
-  }
+  for (kind k : {lpf_h_4_8_kind, lpf_v_4_8_kind, lpf_h_16_8_kind})
+    for (std::size_t n : {1u, 2u, 3u, 5u, 6u, 7u, 17u}) {
+      const auto batch = make_random_batch<std::uint8_t>(k, 8, n, n, 5);
+      counters ref_c;
+      const auto expected = test::reference_result(batch, &ref_c);
+      for (cpu_isa isa : isas()) {
+        auto b = batch;
+        counters c;
+        cpu_backend cpu({.threads = 1, .isa = isa});
+        cpu.filter(k, b.view(), b.edges, &c);
+        EXPECT_EQ(test::count_mismatches(b.pixels, expected), 0u) << name(k) << " " << name(isa) << " n " << n;
+        EXPECT_EQ(test::decisions_only(c), test::decisions_only(ref_c)) << name(k) << " " << name(isa) << " n " << n;
+      }
+    }
 }
 
 TEST(LpfCpu, NamedKernelsAndCounters) {

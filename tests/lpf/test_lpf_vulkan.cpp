@@ -65,6 +65,39 @@ TEST(LpfVulkan, RandomEdges8Bit) {
   for (kind k : all_kinds) random_vs_reference<std::uint8_t>(*g, k, 8);
 }
 
+// The line-major lane mapping (SPEC §7 coalescing hint) on a second backend sharing the first one's
+// context; odd edge counts leave partial groups of 8 edges.
+TEST(LpfVulkan, LineMajorMappingOnSharedContext) {
+  VQM_REQUIRE_GPU();
+  vulkan_backend lm(g->shared_context(), {.mapping = lane_mapping::line_major});
+  EXPECT_EQ(&lm.context(), &g->context());
+  for (kind k : all_kinds) random_vs_reference<std::uint8_t>(lm, k, 8);
+  for (kind k : {lpf_h_4_8_kind, lpf_v_16_8_kind}) random_vs_reference<std::uint16_t>(lm, k, 10);
+  for (std::size_t n : {1u, 7u, 13u}) {
+    const auto batch = make_random_batch<std::uint8_t>(lpf_h_8_8_kind, 8, n, n, 5);
+    const auto expected = test::reference_result(batch);
+    auto b = batch;
+    lm.filter(lpf_h_8_8_kind, b.view(), b.edges);
+    EXPECT_EQ(test::count_mismatches(b.pixels, expected), 0u) << n;
+  }
+}
+
+// The caller's device and queue: a context borrowing another context's handles (nothing is destroyed
+// by the borrower; the owner outlives it).
+TEST(LpfVulkan, CallersDeviceThroughImportedContext) {
+  VQM_REQUIRE_GPU();
+  const vqm::vulkan::context& owner = g->context();
+  auto borrowed = std::make_shared<vqm::vulkan::context>(owner.instance(), owner.physical_device(), owner.device(),
+                                                         owner.queue_family());
+  EXPECT_FALSE(borrowed->owns_device());
+  {
+    vulkan_backend b(borrowed);
+    random_vs_reference<std::uint8_t>(b, lpf_h_4_8_kind, 8);
+  }
+  // The owner's backend still works after the borrower is gone.
+  random_vs_reference<std::uint8_t>(*g, lpf_v_4_8_kind, 8);
+}
+
 TEST(LpfVulkan, RandomEdgesHighBitDepth) {
   VQM_REQUIRE_GPU();
   for (kind k : all_kinds)

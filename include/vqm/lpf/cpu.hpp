@@ -112,7 +112,19 @@ class cpu_backend {
       const auto stride = static_cast<std::ptrdiff_t>(p.stride);
       counters local;
       std::size_t done = 0;
-      if (isa_ == cpu_isa::avx2) {
+      if constexpr (Wd == 4 && sizeof(Pixel) == 1) {
+        // 8-bit lanes: 4 edges per AVX2 step, 2 per SSE2 step; a last odd edge takes the int16 path below.
+        auto* px = reinterpret_cast<std::uint8_t*>(p.data);
+        if (isa_ == cpu_isa::avx2) {
+          done = edges.size() & ~std::size_t(3);
+          if (c) detail::avx2::run_u8_4<Dir, true>(px, stride, edges.data(), done, local);
+          else detail::avx2::run_u8_4<Dir, false>(px, stride, edges.data(), done, local);
+        }
+        const std::size_t pairs = (edges.size() - done) & ~std::size_t(1);
+        if (c) detail::sse2::run_u8_4<Dir, true>(px, stride, edges.data() + done, pairs, local);
+        else detail::sse2::run_u8_4<Dir, false>(px, stride, edges.data() + done, pairs, local);
+        done += pairs;
+      } else if (isa_ == cpu_isa::avx2) {
         done = edges.size() & ~std::size_t(1);
         if (c) detail::avx2::run<Dir, Wd, true>(p.data, stride, edges.data(), done, p.bit_depth, local);
         else detail::avx2::run<Dir, Wd, false>(p.data, stride, edges.data(), done, p.bit_depth, local);

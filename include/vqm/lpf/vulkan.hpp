@@ -1,69 +1,74 @@
 // The Vulkan backend of the VP9 loop filter: one invocation per line, 8-/16-bit storage buffers
 // (VK_KHR_8bit_storage / 16bit_storage) so neighbouring lanes can write neighbouring pixels.
 //
+// Runs on the shared vqm::vulkan infrastructure: the dlopen'ed loader (no link-time libvulkan), the
+// context's pipeline cache, RAII buffers. The context is either the backend's own or one shared with
+// other vqm components (std::shared_ptr), including a context that borrows the caller's VkDevice/VkQueue
+// (vqm::vulkan::context's import constructor).
+//
 // filter() uploads the plane, filters and downloads it (the "with transfers" case). For data that
 // lives on the GPU, upload() once, filter_resident() any number of batches, download() at the end.
-// Buffers only grow, so steady-state batches allocate nothing. Not thread-safe: one backend per thread.
+// Buffers only grow, so steady-state batches allocate nothing. Not thread-safe: one backend per thread
+// (several backends may share one context; submissions lock its queue).
 #pragma once
-
-#include <vulkan/vulkan.h>
 
 #include <array>
 #include <cstring>
 #include <memory>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "vqm/concepts/lpf_kernel.hpp"
 #include "vqm/lpf/contract.hpp"
 #include "vqm/lpf/counters.hpp"
-#include "vqm/lpf/detail/vk.hpp"
 #include "vqm/lpf/edge.hpp"
+#include "vqm/vulkan/buffer.hpp"
+#include "vqm/vulkan/command.hpp"
+#include "vqm/vulkan/context.hpp"
+#include "vqm/vulkan/pipeline.hpp"
 #include "vqm/vulkan/spirv/lpf_u16.hpp"
 #include "vqm/vulkan/spirv/lpf_u8.hpp"
 
 namespace vqm::lpf {
 
-using vulkan_device_handles = detail::vk::device_handles;
+// Which invocation filters which (edge, line) (specialisation constant MAP of shaders/lpf_common.glsl).
+enum class lane_mapping : std::uint8_t {
+  edge_major,  // the 8 lines of an edge on 8 consecutive lanes (v: adjacent columns, coalesced)
+  line_major,  // 8 consecutive edges of the list on consecutive lanes, same line (SPEC §7 coalescing
+               // hint for h: one row of horizontally consecutive edges instead of 8 rows `stride` apart)
+};
+
+constexpr const char* name(lane_mapping m) { return m == lane_mapping::edge_major ? "edge_major" : "line_major"; }
 
 struct vulkan_options {
   check_level checks = check_level::full;
-  std::vector<std::uint8_t> pipeline_cache;  // a blob from pipeline_cache_data() of an earlier run, or empty
+  lane_mapping mapping = lane_mapping::edge_major;
+  vulkan::context_options context{};  // only when the backend creates its own context
 };
 
 class vulkan_backend {
  public:
-  explicit vulkan_backend(vulkan_options o = {}) : opt_(std::move(o)), ctx_(std::make_unique<detail::vk::context>()) { init(); }
-  // Runs on the caller's device and queue (features storageBuffer8BitAccess and 16BitAccess enabled).
-  explicit vulkan_backend(const vulkan_device_handles& h, vulkan_options o = {})
-      : opt_(std::move(o)), ctx_(std::make_unique<detail::vk::context>(h)) { init(); }
+  // Creates its own context (best device, or o.context.device_index).
+  explicit vulkan_backend(vulkan_options o = {})
+      : vulkan_backend(std::make_shared<vulkan::context>(o.context), std::move(o)) {}
+  // Runs on a shared context, e.g. one borrowing the caller's device and queue:
+  //   auto ctx = std::make_shared<vqm::vulkan::context>(instance, physical, device, queue_family);
+  // The device needs storageBuffer8BitAccess (8-bit planes) / storageBuffer16BitAccess (16-bit planes).
+  explicit vulkan_backend(std::shared_ptr<const vulkan::context> ctx, vulkan_options o = {})
+      : opt_(std::move(o)), ctx_(std::move(ctx)) {
+    if (!ctx_) throw error(errc::invalid_argument, "lpf vulkan: null vqm::vulkan::context given");
+    init();
+  }
   vulkan_backend(const vulkan_backend&) = delete;
   vulkan_backend& operator=(const vulkan_backend&) = delete;
-  ~vulkan_backend() {
-    VkDevice d = ctx_->device();
-    vkDeviceWaitIdle(d);
-    for (VkPipeline p : pipelines_)
-      if (p) vkDestroyPipeline(d, p, nullptr);
-    for (VkShaderModule m : modules_) vkDestroyShaderModule(d, m, nullptr);
-    vkDestroyPipelineCache(d, cache_, nullptr);
-    vkDestroyPipelineLayout(d, layout_, nullptr);
-    vkDestroyDescriptorPool(d, pool_, nullptr);
-    vkDestroyDescriptorSetLayout(d, set_layout_, nullptr);
-    vkDestroyFence(d, fence_, nullptr);
-    vkDestroyCommandPool(d, cmd_pool_, nullptr);
-  }
+  ~vulkan_backend() = default;  // every submit() waits for its fence: nothing is in flight
 
-  [[nodiscard]] const std::string& device_name() const { return ctx_->name(); }
-
-  std::vector<std::uint8_t> pipeline_cache_data() const {
-    std::size_t n = 0;
-    vkGetPipelineCacheData(ctx_->device(), cache_, &n, nullptr);
-    std::vector<std::uint8_t> out(n);
-    vkGetPipelineCacheData(ctx_->device(), cache_, &n, out.data());
-    out.resize(n);
-    return out;
-  }
+  [[nodiscard]] std::string device_name() const { return ctx_->name(); }
+  [[nodiscard]] const vulkan::context& context() const { return *ctx_; }
+  [[nodiscard]] const std::shared_ptr<const vulkan::context>& shared_context() const { return ctx_; }
+  [[nodiscard]] lane_mapping mapping() const { return opt_.mapping; }
 
   // Upload, filter, download. Throws vqm::error on a contract violation before any work.
   template <class Pixel>
@@ -100,198 +105,146 @@ class vulkan_backend {
   }
 
  private:
-  enum { pixels_dev, pixels_host, edges_dev, edges_host, counters_dev, counters_host, n_bufs };
+  static constexpr VkDeviceSize counter_bytes = 64;
+  struct push_constants {
+    std::uint32_t n_edges, first_edge, stride;
+  };
+
+  // A buffer that only grows (rounded up to powers of two). Every reallocation bumps generation_: a
+  // freed handle's value may be reused by the next buffer, so handles cannot tell whether a set is stale.
+  void reserve(vulkan::buffer& b, VkDeviceSize bytes, vulkan::memory_kind kind) {
+    if (b && b.size() >= bytes) return;
+    VkDeviceSize n = 4096;
+    while (n < bytes) n *= 2;
+    b = vulkan::buffer();  // free the old one first
+    b = vulkan::buffer(*ctx_, n, kind);
+    ++generation_;
+  }
 
   template <class Pixel>
   void set_resident(const plane<Pixel>& p) {
     static_assert(std::is_same_v<Pixel, std::uint8_t> || std::is_same_v<Pixel, std::uint16_t>);
+    const auto& f = ctx_->features();
+    if (sizeof(Pixel) == 1 ? !f.storage_buffer_8bit : !f.storage_buffer_16bit)
+      throw error(errc::backend_unavailable,
+                  "lpf vulkan: device " + ctx_->name() + " lacks " +
+                      (sizeof(Pixel) == 1 ? "storageBuffer8BitAccess" : "storageBuffer16BitAccess") +
+                      " (needed for " + std::to_string(8 * sizeof(Pixel)) + "-bit planes); use the Cpu backend");
     resident_data_ = p.data;
     resident_size_ = p.size;
     resident_stride_ = p.stride;
     resident_bd_ = p.bit_depth;
     resident_pixel_ = sizeof(Pixel);
     const VkDeviceSize bytes = (VkDeviceSize(p.size) * sizeof(Pixel) + 3) & ~VkDeviceSize(3);
-    bool changed = bufs_[pixels_dev].reserve(bytes);
-    changed |= bufs_[pixels_host].reserve(bytes);
-    if (changed) descriptors_dirty_ = true;
+    reserve(pixels_dev_, bytes, vulkan::memory_kind::device_local);
+    reserve(pixels_host_, bytes, vulkan::memory_kind::readback);  // both directions: host-cached
   }
 
   void init() {
-    VkDevice d = ctx_->device();
-    namespace vk = detail::vk;
-    const VkBufferUsageFlags xfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    bufs_[pixels_dev].init(ctx_.get(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | xfer, false);
-    bufs_[pixels_host].init(ctx_.get(), xfer, true);
-    bufs_[edges_dev].init(ctx_.get(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | xfer, false);
-    bufs_[edges_host].init(ctx_.get(), xfer, true);
-    bufs_[counters_dev].init(ctx_.get(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | xfer, false);
-    bufs_[counters_host].init(ctx_.get(), xfer, true);
-    bufs_[counters_dev].reserve(64);
-    bufs_[counters_host].reserve(64);
-    bufs_[edges_dev].reserve(4096);
-    bufs_[edges_host].reserve(4096);
-
-    VkCommandPoolCreateInfo cpi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    cpi.queueFamilyIndex = ctx_->handles().queue_family;
-    vk::check(vkCreateCommandPool(d, &cpi, nullptr, &cmd_pool_), "vkCreateCommandPool");
-    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cai.commandPool = cmd_pool_;
-    cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cai.commandBufferCount = 1;
-    vk::check(vkAllocateCommandBuffers(d, &cai, &cmd_), "vkAllocateCommandBuffers");
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    vk::check(vkCreateFence(d, &fci, nullptr, &fence_), "vkCreateFence");
-
-    std::array<VkDescriptorSetLayoutBinding, 3> b{};
-    for (std::uint32_t i = 0; i < 3; ++i)
-      b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    VkDescriptorSetLayoutCreateInfo dli{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    dli.bindingCount = 3;
-    dli.pBindings = b.data();
-    vk::check(vkCreateDescriptorSetLayout(d, &dli, nullptr, &set_layout_), "vkCreateDescriptorSetLayout");
-    VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
-    VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpi.maxSets = 1;
-    dpi.poolSizeCount = 1;
-    dpi.pPoolSizes = &ps;
-    vk::check(vkCreateDescriptorPool(d, &dpi, nullptr, &pool_), "vkCreateDescriptorPool");
-    VkDescriptorSetAllocateInfo dsa{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dsa.descriptorPool = pool_;
-    dsa.descriptorSetCount = 1;
-    dsa.pSetLayouts = &set_layout_;
-    vk::check(vkAllocateDescriptorSets(d, &dsa, &set_), "vkAllocateDescriptorSets");
-    VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, 12};
-    VkPipelineLayoutCreateInfo pli{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    pli.setLayoutCount = 1;
-    pli.pSetLayouts = &set_layout_;
-    pli.pushConstantRangeCount = 1;
-    pli.pPushConstantRanges = &pcr;
-    vk::check(vkCreatePipelineLayout(d, &pli, nullptr, &layout_), "vkCreatePipelineLayout");
-    VkPipelineCacheCreateInfo pci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-    pci.initialDataSize = opt_.pipeline_cache.size();
-    pci.pInitialData = opt_.pipeline_cache.empty() ? nullptr : opt_.pipeline_cache.data();
-    vk::check(vkCreatePipelineCache(d, &pci, nullptr, &cache_), "vkCreatePipelineCache");
-    auto module = [&](const std::uint32_t* code, std::size_t bytes) {
-      VkShaderModuleCreateInfo smi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      smi.codeSize = bytes;
-      smi.pCode = code;
-      VkShaderModule m;
-      vk::check(vkCreateShaderModule(d, &smi, nullptr, &m), "vkCreateShaderModule");
-      return m;
-    };
-    modules_[0] = module(vulkan::spirv::lpf_u8, sizeof(vulkan::spirv::lpf_u8));
-    modules_[1] = module(vulkan::spirv::lpf_u16, sizeof(vulkan::spirv::lpf_u16));
+    const auto& c = *ctx_;
+    reserve(counters_dev_, counter_bytes, vulkan::memory_kind::device_local);
+    reserve(counters_host_, counter_bytes, vulkan::memory_kind::readback);
+    reserve(edges_dev_, 4096, vulkan::memory_kind::device_local);
+    reserve(edges_host_, 4096, vulkan::memory_kind::upload);
+    cmd_pool_ = vulkan::command_pool(c);
+    cmd_ = cmd_pool_.allocate();
+    fence_ = vulkan::fence(c);
+    desc_pool_ = vulkan::descriptor_pool(c, 2, 6);
   }
 
-  // One specialised pipeline per (pixel size, dir, wd, bit depth, counting), created on first use.
-  VkPipeline pipeline(kind k, bool count) {
+  // One specialised pipeline per (pixel size, dir, wd, bit depth, counting), created on first use
+  // through the context's pipeline cache. Both pixel sizes share one descriptor-set layout shape.
+  const vulkan::compute_pipeline& pipeline(kind k, bool count) {
     const int pix = resident_pixel_ == 2;
     const int wdi = k.wd == 4 ? 0 : k.wd == 8 ? 1 : 2;
     const int bdi = (resident_bd_ - 8) / 2;
     const std::size_t idx = std::size_t((((pix * 2 + int(k.dir)) * 3 + wdi) * 3 + bdi) * 2 + count);
-    if (pipelines_[idx]) return pipelines_[idx];
-    const std::int32_t data[4] = {k.wd, int(k.dir), resident_bd_, count ? 1 : 0};
-    VkSpecializationMapEntry me[4];
-    for (std::uint32_t i = 0; i < 4; ++i) me[i] = {i, i * 4, 4};
-    VkSpecializationInfo si{4, me, sizeof(data), data};
-    VkComputePipelineCreateInfo cpi{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpi.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    cpi.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cpi.stage.module = modules_[std::size_t(pix)];
-    cpi.stage.pName = "main";
-    cpi.stage.pSpecializationInfo = &si;
-    cpi.layout = layout_;
-    detail::vk::check(vkCreateComputePipelines(ctx_->device(), cache_, 1, &cpi, nullptr, &pipelines_[idx]),
-                      "vkCreateComputePipelines");
-    return pipelines_[idx];
-  }
-
-  void update_descriptors() {
-    VkDescriptorBufferInfo bi[3] = {{bufs_[pixels_dev].get(), 0, VK_WHOLE_SIZE},
-                                    {bufs_[edges_dev].get(), 0, VK_WHOLE_SIZE},
-                                    {bufs_[counters_dev].get(), 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet w[3];
-    for (std::uint32_t i = 0; i < 3; ++i) {
-      w[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      w[i].dstSet = set_;
-      w[i].dstBinding = i;
-      w[i].descriptorCount = 1;
-      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w[i].pBufferInfo = &bi[i];
+    if (!pipelines_[idx]) {
+      const auto spec = vulkan::specialization{}
+                            .set(0, std::int32_t(k.wd))
+                            .set(1, std::int32_t(k.dir))
+                            .set(2, std::int32_t(resident_bd_))
+                            .set(3, count)
+                            .set(4, std::int32_t(opt_.mapping));
+      if (pix) pipelines_[idx] = std::make_unique<vulkan::compute_pipeline>(*ctx_, vulkan::spirv::lpf_u16, 3, sizeof(push_constants), spec);
+      else pipelines_[idx] = std::make_unique<vulkan::compute_pipeline>(*ctx_, vulkan::spirv::lpf_u8, 3, sizeof(push_constants), spec);
     }
-    vkUpdateDescriptorSets(ctx_->device(), 3, w, 0, nullptr);
-    descriptors_dirty_ = false;
-  }
-
-  static void barrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkAccessFlags sa, VkPipelineStageFlags dst, VkAccessFlags da) {
-    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    mb.srcAccessMask = sa;
-    mb.dstAccessMask = da;
-    vkCmdPipelineBarrier(cb, src, dst, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    auto& p = *pipelines_[idx];
+    // Identically defined set layouts are compatible, so one set per pixel size serves all its pipelines;
+    // it is rewritten only when a buffer it points at was reallocated.
+    VkDescriptorSet& set = sets_[std::size_t(pix)];
+    if (!set) set = desc_pool_.allocate(p.set_layout());
+    if (set_generation_[std::size_t(pix)] != generation_) {
+      vulkan::write_storage_buffers(*ctx_, set, {pixels_dev_.range(), edges_dev_.range(), counters_dev_.range()});
+      set_generation_[std::size_t(pix)] = generation_;
+    }
+    return p;
   }
 
   // One submission: [upload pixels] [filter edges] [download pixels], then wait.
   void submit(kind k, std::span<const edge> edges, counters* c, const void* up, void* down) {
-    namespace vk = detail::vk;
-    VkDevice d = ctx_->device();
+    const auto& fn = ctx_->fn();
     const VkDeviceSize px_bytes = VkDeviceSize(resident_size_) * resident_pixel_;
     const VkDeviceSize e_bytes = edges.size_bytes();
     if (!edges.empty()) {
-      bool changed = bufs_[edges_dev].reserve(e_bytes);
-      bufs_[edges_host].reserve(e_bytes);
-      if (changed) descriptors_dirty_ = true;
-      std::memcpy(bufs_[edges_host].map(), edges.data(), e_bytes);
+      reserve(edges_dev_, e_bytes, vulkan::memory_kind::device_local);
+      reserve(edges_host_, e_bytes, vulkan::memory_kind::upload);
+      std::memcpy(edges_host_.data(), edges.data(), e_bytes);
+      edges_host_.flush();
     }
-    if (descriptors_dirty_) update_descriptors();
-    if (up) std::memcpy(bufs_[pixels_host].map(), up, px_bytes);
-
-    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vk::check(vkBeginCommandBuffer(cmd_, &bi), "vkBeginCommandBuffer");
     if (up) {
-      VkBufferCopy r{0, 0, px_bytes};
-      vkCmdCopyBuffer(cmd_, bufs_[pixels_host].get(), bufs_[pixels_dev].get(), 1, &r);
+      std::memcpy(pixels_host_.data(), up, px_bytes);
+      pixels_host_.flush();
+    }
+
+    vulkan::begin(*ctx_, cmd_);
+    if (up) {
+      const VkBufferCopy r{0, 0, px_bytes};
+      fn.vkCmdCopyBuffer(cmd_, pixels_host_, pixels_dev_, 1, &r);
     }
     if (!edges.empty()) {
-      VkBufferCopy r{0, 0, e_bytes};
-      vkCmdCopyBuffer(cmd_, bufs_[edges_host].get(), bufs_[edges_dev].get(), 1, &r);
-      if (c) vkCmdFillBuffer(cmd_, bufs_[counters_dev].get(), 0, 64, 0);
-      barrier(cmd_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(k, c != nullptr));
-      vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+      const VkBufferCopy r{0, 0, e_bytes};
+      fn.vkCmdCopyBuffer(cmd_, edges_host_, edges_dev_, 1, &r);
+      if (c) fn.vkCmdFillBuffer(cmd_, counters_dev_, 0, counter_bytes, 0);
+      vulkan::transfer_to_compute(*ctx_, cmd_);
+      const auto& p = pipeline(k, c != nullptr);
+      p.bind(cmd_, sets_[resident_pixel_ == 2]);
+      // 8 lanes per edge, 64 per workgroup.
       const std::size_t max_edges = std::size_t(ctx_->limits().maxComputeWorkGroupCount[0]) * 64 / lines_per_edge;
       for (std::size_t first = 0; first < edges.size(); first += max_edges) {
         const std::size_t n = std::min(max_edges, edges.size() - first);
-        const std::uint32_t pc[3] = {std::uint32_t(n), std::uint32_t(first), std::uint32_t(resident_stride_)};
-        vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), pc);
-        vkCmdDispatch(cmd_, std::uint32_t((n * lines_per_edge + 63) / 64), 1, 1);
+        p.push(cmd_, push_constants{std::uint32_t(n), std::uint32_t(first), std::uint32_t(resident_stride_)});
+        p.dispatch(cmd_, std::uint32_t((n * lines_per_edge + 63) / 64));
       }
-      barrier(cmd_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-              VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      // Later batches (next submit) and copies see these writes.
+      vulkan::barrier(*ctx_, cmd_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       if (c) {
-        VkBufferCopy r{0, 0, 64};
-        vkCmdCopyBuffer(cmd_, bufs_[counters_dev].get(), bufs_[counters_host].get(), 1, &r);
+        const VkBufferCopy r{0, 0, counter_bytes};
+        fn.vkCmdCopyBuffer(cmd_, counters_dev_, counters_host_, 1, &r);
       }
     }
     if (down) {
-      VkBufferCopy r{0, 0, px_bytes};
-      vkCmdCopyBuffer(cmd_, bufs_[pixels_dev].get(), bufs_[pixels_host].get(), 1, &r);
+      const VkBufferCopy r{0, 0, px_bytes};
+      fn.vkCmdCopyBuffer(cmd_, pixels_dev_, pixels_host_, 1, &r);
     }
-    barrier(cmd_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    vk::check(vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
+    vulkan::to_host(*ctx_, cmd_);
+    vulkan::end(*ctx_, cmd_);
     VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd_;
-    vk::check(vkQueueSubmit(ctx_->handles().queue, 1, &si, fence_), "vkQueueSubmit");
-    vk::check(vkWaitForFences(d, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
-    vk::check(vkResetFences(d, 1, &fence_), "vkResetFences");
-    if (down) std::memcpy(down, bufs_[pixels_host].map(), px_bytes);
+    ctx_->submit(si, fence_);
+    fence_.wait();
+    fence_.reset();
+    if (down) {
+      pixels_host_.invalidate();
+      std::memcpy(down, pixels_host_.data(), px_bytes);
+    }
     if (c && !edges.empty()) {
+      counters_host_.invalidate();
       std::uint32_t v[16];
-      std::memcpy(v, bufs_[counters_host].map(), sizeof(v));
+      std::memcpy(v, counters_host_.data(), sizeof(v));
       counters x;
       x.lines = std::uint64_t(edges.size()) * lines_per_edge;
       x.fm = v[0]; x.hev_fm = v[1]; x.flat8_fm = v[2]; x.flat16_fm = v[3];
@@ -301,19 +254,17 @@ class vulkan_backend {
   }
 
   vulkan_options opt_;
-  std::unique_ptr<detail::vk::context> ctx_;
-  std::array<detail::vk::buffer, n_bufs> bufs_;
-  VkCommandPool cmd_pool_ = VK_NULL_HANDLE;
+  std::shared_ptr<const vulkan::context> ctx_;
+  // Declared after ctx_: destroyed first.
+  vulkan::buffer pixels_dev_, pixels_host_, edges_dev_, edges_host_, counters_dev_, counters_host_;
+  vulkan::command_pool cmd_pool_;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
-  VkDescriptorPool pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet set_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipelineCache cache_ = VK_NULL_HANDLE;
-  std::array<VkShaderModule, 2> modules_{};
-  std::array<VkPipeline, 72> pipelines_{};
-  bool descriptors_dirty_ = true;
+  vulkan::fence fence_;
+  vulkan::descriptor_pool desc_pool_;
+  std::array<VkDescriptorSet, 2> sets_{};                  // per pixel size (u8, u16)
+  std::uint64_t generation_ = 1;                // bumped by every buffer reallocation
+  std::array<std::uint64_t, 2> set_generation_{};  // generation each set was written at
+  std::array<std::unique_ptr<vulkan::compute_pipeline>, 72> pipelines_{};
   void* resident_data_ = nullptr;
   std::size_t resident_size_ = 0, resident_stride_ = 0, resident_pixel_ = 1;
   int resident_bd_ = 8;

@@ -1,5 +1,5 @@
 // The vectorised Cpu path: SSE2 (x86-64 baseline) and AVX2 (selected at run time) instances of
-// simd_kernel.inl. Elsewhere, or with VQM_LPF_NO_SIMD defined, only the scalar reference exists.
+// simd_kernel.inl (int16 lanes, every kernel and bit depth) and simd_u8.inl (int8 lanes, wd 4 at 8 bits). Elsewhere, or with VQM_LPF_NO_SIMD defined, only the scalar reference exists.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +18,9 @@ namespace vqm::lpf::detail::sse2 {
 #define VQM_LPF_LANES 8
 #include "vqm/lpf/detail/simd_kernel.inl"
 #undef VQM_LPF_LANES
+#define VQM_LPF_LANES 16
+#include "vqm/lpf/detail/simd_u8.inl"
+#undef VQM_LPF_LANES
 }  // namespace vqm::lpf::detail::sse2
 
 #if defined(__clang__)
@@ -31,6 +34,9 @@ namespace vqm::lpf::detail::sse2 {
 namespace vqm::lpf::detail::avx2 {
 #define VQM_LPF_LANES 16
 #include "vqm/lpf/detail/simd_kernel.inl"
+#undef VQM_LPF_LANES
+#define VQM_LPF_LANES 32
+#include "vqm/lpf/detail/simd_u8.inl"
 #undef VQM_LPF_LANES
 }  // namespace vqm::lpf::detail::avx2
 #pragma GCC diagnostic pop
