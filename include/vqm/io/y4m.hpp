@@ -4,11 +4,15 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "vqm/error.hpp"
+#include "vqm/io/file.hpp"
+#include "vqm/io/frame_source.hpp"
+#include "vqm/io/limits.hpp"
 #include "vqm/picture.hpp"
 
 namespace vqm::io {
@@ -18,53 +22,59 @@ struct y4m_colorspace {
   std::uint32_t bit_depth;
 };
 
-// Parses a Y4M 'C' tag value ("420jpeg", "422p10", "mono16", ...); false if unknown.
+// Parses a Y4M 'C' tag value ("420jpeg", "422p10", "mono16", ...); false if unknown. Depths 9 and 14
+// parse (the files are well formed); metrics that cannot handle them reject them.
 [[nodiscard]] inline bool parse_y4m_colorspace(std::string_view c, y4m_colorspace& out) noexcept {
-  auto depth_suffix = [&](std::string_view rest, std::uint32_t& depth) {
-    if (rest.empty()) return depth = 8, true;
-    if (rest == "p9") return depth = 9, true;
-    if (rest == "p10") return depth = 10, true;
-    if (rest == "p12") return depth = 12, true;
-    if (rest == "p14") return depth = 14, true;
-    if (rest == "p16") return depth = 16, true;
+  auto depth = [](std::string_view digits, std::uint32_t& d) {
+    for (auto [text, value] : {std::pair{std::string_view("9"), 9u}, std::pair{std::string_view("10"), 10u},
+                               std::pair{std::string_view("12"), 12u}, std::pair{std::string_view("14"), 14u},
+                               std::pair{std::string_view("16"), 16u}})
+      if (digits == text) return d = value, true;
     return false;
   };
-  if (c == "420jpeg" || c == "420paldv" || c == "420mpeg2") return out = {chroma_format::yuv420, 8}, true;
+  if (c == "420jpeg" || c == "420paldv" || c == "420mpeg2" || c == "420") return out = {chroma_format::yuv420, 8}, true;
   if (c.starts_with("mono")) {
-    out.chroma = chroma_format::yuv400;
     const auto rest = c.substr(4);
+    out.chroma = chroma_format::yuv400;
     if (rest.empty()) return out.bit_depth = 8, true;
-    // "mono10", "mono12", "mono16"
-    if (rest == "9" || rest == "10" || rest == "12" || rest == "14" || rest == "16")
-      return out.bit_depth = static_cast<std::uint32_t>(std::stoul(std::string(rest))), true;
-    return false;
+    return depth(rest, out.bit_depth);  // "mono10", "mono12", "mono16"
   }
   for (auto [prefix, chroma] : {std::pair{std::string_view("420"), chroma_format::yuv420},
                                 std::pair{std::string_view("422"), chroma_format::yuv422},
                                 std::pair{std::string_view("444"), chroma_format::yuv444}}) {
-    if (c.starts_with(prefix)) {
-      out.chroma = chroma;
-      return depth_suffix(c.substr(3), out.bit_depth);
-    }
+    if (!c.starts_with(prefix)) continue;
+    const auto rest = c.substr(3);
+    out.chroma = chroma;
+    if (rest.empty()) return out.bit_depth = 8, true;
+    return rest.front() == 'p' && depth(rest.substr(1), out.bit_depth);  // "420p10"
   }
   return false;
 }
 
-class y4m_reader {
+class y4m_reader final : public frame_source {
  public:
-  explicit y4m_reader(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "rb"), &std::fclose) {
-    if (!file_) throw error(errc::io, path + ": cannot open file (check the path and permissions)");
+  static constexpr std::size_t max_header = 4096;
+
+  explicit y4m_reader(const std::string& path) : path_(path), file_(nullptr, &std::fclose) {
+    auto opened = open_input(path);
+    file_ = std::move(opened.file);
+    file_size_ = opened.size;
     std::string header;
     for (int ch; (ch = std::fgetc(file_.get())) != '\n';) {
-      if (ch == EOF) throw error(errc::bad_input, path + ": truncated Y4M header (no end of line)");
+      if (ch == EOF) {
+        if (header.empty()) throw error(errc::bad_input, path + ": empty file (expected a Y4M header)");
+        throw error(errc::bad_input, path + ": truncated Y4M header (no end of line after '" + header.substr(0, 40) + "')");
+      }
       header.push_back(static_cast<char>(ch));
-      if (header.size() > 4096) throw error(errc::bad_input, path + ": Y4M header longer than 4096 bytes");
+      if (header.size() > max_header)
+        throw error(errc::bad_input, path + ": Y4M header longer than 4096 bytes (not a Y4M file?)");
     }
-    if (!header.starts_with("YUV4MPEG2"))
-      throw error(errc::bad_input, path + ": not a Y4M file (missing 'YUV4MPEG2' signature)");
+    header_bytes_ = header.size() + 1;
+    if (!header.starts_with("YUV4MPEG2 ") && header != "YUV4MPEG2")
+      throw error(errc::bad_input, path + ": not a Y4M file (missing 'YUV4MPEG2' signature; for raw .yuv give -w -h -p -b)");
     std::string_view rest(header);
     rest.remove_prefix(9);
-    std::string colorspace = "420jpeg";
+    std::string colorspace = "420jpeg";  // the Y4M default
     bool have_w = false, have_h = false;
     while (!rest.empty()) {
       while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
@@ -79,7 +89,7 @@ class y4m_reader {
         case 'C': colorspace = val; break;
         case 'I':
           if (val != "p" && val != "?")
-            throw error(errc::unsupported_format, path + ": interlaced Y4M (I" + val + ") is not supported");
+            throw error(errc::unsupported_format, path + ": interlaced Y4M (I" + val + ") is not supported (progressive only)");
           break;
         default: break;  // F (rate), A (aspect), X (comments) do not affect the samples
       }
@@ -87,49 +97,92 @@ class y4m_reader {
     if (!have_w || !have_h) throw error(errc::bad_input, path + ": Y4M header lacks the W (width) or H (height) tag");
     y4m_colorspace cs{};
     if (!parse_y4m_colorspace(colorspace, cs))
-      throw error(errc::unsupported_format, path + ": unsupported Y4M colorspace 'C" + colorspace +
-                                                "' (supported: 420jpeg/420paldv/420mpeg2/420/422/444[p10|p12|p16], mono[10|12|16])");
+      throw error(errc::unsupported_format,
+                  path + ": unsupported Y4M colorspace 'C" + colorspace +
+                      "' (supported: 420jpeg/420paldv/420mpeg2/420/422/444 with optional p9..p16, mono[9..16])");
     format_.chroma = cs.chroma;
     format_.bit_depth = cs.bit_depth;
+    check_geometry(path, format_);
   }
 
-  [[nodiscard]] const picture_format& format() const noexcept { return format_; }
-  [[nodiscard]] const std::string& path() const noexcept { return path_; }
-  [[nodiscard]] std::size_t frames_read() const noexcept { return frames_; }
+  [[nodiscard]] const picture_format& format() const noexcept override { return format_; }
+  [[nodiscard]] const std::string& path() const noexcept override { return path_; }
+  [[nodiscard]] std::size_t frames_read() const noexcept override { return frames_; }
 
-  // Reads the next frame into `pic` (resized when needed). False at a clean end of file.
-  bool read(picture& pic) {
-    std::string tag;
-    int ch = std::fgetc(file_.get());
-    if (ch == EOF) return false;
-    for (; ch != '\n'; ch = std::fgetc(file_.get())) {
-      if (ch == EOF) throw error(errc::bad_input, where() + ": truncated FRAME header");
-      tag.push_back(static_cast<char>(ch));
-      if (tag.size() > 1024) throw error(errc::bad_input, where() + ": FRAME header longer than 1024 bytes");
-    }
-    if (!tag.starts_with("FRAME")) throw error(errc::bad_input, where() + ": expected 'FRAME', found '" + tag.substr(0, 16) + "'");
-    if (!(pic.format() == format_)) pic.reset(format_);
+  // From the file size, assuming plain "FRAME\n" headers (what every encoder writes).
+  [[nodiscard]] std::optional<std::size_t> frame_count_hint() const noexcept override {
+    if (file_size_ < header_bytes_) return std::nullopt;
+    return static_cast<std::size_t>((file_size_ - header_bytes_) / (format_.frame_bytes() + 6));
+  }
+
+  bool read(picture& pic) override {
+    if (!next_frame_header()) return false;
+    // A moved-from picture keeps its format but not its samples: check both.
+    if (!(pic.format() == format_) || pic.bytes().size() != format_.frame_bytes()) pic.reset(format_);
     const auto bytes = pic.bytes();
     const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file_.get());
-    if (got != bytes.size())
-      throw error(errc::bad_input, where() + ": truncated frame data (" + std::to_string(got) + " of " +
-                                       std::to_string(bytes.size()) + " bytes)");
+    if (got != bytes.size()) throw truncated(got);
+    ++frames_;
+    return true;
+  }
+
+  bool skip() override {
+    if (!next_frame_header()) return false;
+    const auto pos = std::ftell(file_.get());
+    const auto need = static_cast<std::uint64_t>(format_.frame_bytes());
+    if (pos < 0 || static_cast<std::uint64_t>(pos) + need > file_size_)
+      throw truncated(pos < 0 ? 0 : static_cast<std::size_t>(file_size_ - static_cast<std::uint64_t>(pos)));
+    if (std::fseek(file_.get(), static_cast<long>(need), SEEK_CUR) != 0) throw truncated(0);
     ++frames_;
     return true;
   }
 
  private:
   [[nodiscard]] std::string where() const { return path_ + ": frame " + std::to_string(frames_); }
+  [[nodiscard]] error truncated(std::size_t got) const {
+    return error(errc::bad_input, where() + ": truncated frame data (" + std::to_string(got) + " of " +
+                                      std::to_string(format_.frame_bytes()) + " bytes for " + describe(format_) +
+                                      "; the file ends early)");
+  }
+
+  // Consumes "FRAME[ params]\n"; false at a clean end of file.
+  bool next_frame_header() {
+    std::string tag;
+    int ch = std::fgetc(file_.get());
+    if (ch == EOF) {
+      if (std::ferror(file_.get())) throw error(errc::io, where() + ": read error");
+      return false;
+    }
+    for (; ch != '\n'; ch = std::fgetc(file_.get())) {
+      if (ch == EOF) throw error(errc::bad_input, where() + ": truncated FRAME header (the file ends early)");
+      tag.push_back(static_cast<char>(ch));
+      if (tag.size() > 1024) throw error(errc::bad_input, where() + ": FRAME header longer than 1024 bytes (corrupt file?)");
+    }
+    if (tag != "FRAME" && !tag.starts_with("FRAME ")) {
+      std::string shown;
+      for (char c : tag.substr(0, 16)) shown += (c >= 32 && c < 127) ? c : '?';
+      throw error(errc::bad_input, where() + ": expected a 'FRAME' header, found '" + shown +
+                                       "' (corrupt file, or the header's size/colorspace is wrong)");
+    }
+    return true;
+  }
+
   [[nodiscard]] std::uint32_t parse_dim(const std::string& v, const char* what) const {
     char* end = nullptr;
-    const unsigned long n = std::strtoul(v.c_str(), &end, 10);
-    if (v.empty() || *end != '\0' || n == 0 || n > 65536)
-      throw error(errc::bad_input, path_ + ": bad Y4M " + what + " '" + v + "' (expected 1..65536)");
+    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || v.front() == '-' || v.front() == '+')
+      throw error(errc::bad_input, path_ + ": bad Y4M " + what + " '" + v + "' (expected a positive integer)");
+    if (n == 0) throw error(errc::bad_input, path_ + ": Y4M " + what + " is 0 (must be at least 1)");
+    if (n > max_dimension)
+      throw error(errc::bad_input, path_ + ": Y4M " + what + " " + v + " is implausibly large (at most " +
+                                       std::to_string(max_dimension) + ")");
     return static_cast<std::uint32_t>(n);
   }
 
   std::string path_;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+  file_ptr file_;
+  std::uint64_t file_size_ = 0;
+  std::uint64_t header_bytes_ = 0;
   picture_format format_{};
   std::size_t frames_ = 0;
 };

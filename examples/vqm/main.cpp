@@ -1,0 +1,218 @@
+// vqm: compare a distorted video with its reference and write libvmaf-compatible scores.
+// Flags follow libvmaf's `vmaf` tool; see docs/cli.md.
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "atomic_file.hpp"
+#include "number_format.hpp"
+#include "run.hpp"
+#include "vqm/cpu.hpp"
+#include "vqm/io/open.hpp"
+#include "writers.hpp"
+#ifndef VQM_HAVE_VULKAN
+#define VQM_HAVE_VULKAN 0
+#endif
+#if VQM_HAVE_VULKAN
+#include "vqm/vulkan.hpp"
+#endif
+
+namespace {
+
+using namespace vqm;
+
+struct options {
+  std::string reference, distorted, output;
+  unsigned width = 0, height = 0, bitdepth = 0;
+  std::string pixel_format;
+  std::vector<std::string> features;
+  bool json = false, csv = false, xml = false, quiet = false, list_gpu = false, no_prediction = false;
+  unsigned threads = 1;
+  std::size_t frame_cnt = 0, subsample = 1;
+  std::string backend = "cpu", precision = "legacy", compat_mode = "none";
+  int gpu_id = -1;
+};
+
+[[noreturn]] void fail_without_vulkan() {
+  throw error(errc::backend_unavailable, "this vqm was built without the Vulkan backend; use --backend cpu");
+}
+
+std::optional<picture_format> raw_format(const options& o, CLI::App& app) {
+  const bool any = app.count("-w") || app.count("-h") || app.count("-p") || app.count("-b");
+  if (!any) return std::nullopt;
+  if (!(app.count("-w") && app.count("-h") && app.count("-p") && app.count("-b")))
+    throw error(errc::invalid_argument, "raw .yuv input needs all of -w, -h, -p and -b");
+  picture_format f;
+  f.width = o.width;
+  f.height = o.height;
+  f.bit_depth = o.bitdepth;
+  f.chroma = o.pixel_format == "420"   ? chroma_format::yuv420
+             : o.pixel_format == "422" ? chroma_format::yuv422
+             : o.pixel_format == "444" ? chroma_format::yuv444
+                                       : chroma_format::yuv400;
+  io::check_geometry("-w " + std::to_string(o.width) + " -h " + std::to_string(o.height), f);
+  return f;
+}
+
+void print_summary(const cli::report& r, const cli::number_format& nf, std::string_view backend) {
+  fmt::print("vqm: {} frames ({} measured), {}x{}, {} backend\n", r.frames_read, r.frames.size(), r.width, r.height,
+             backend);
+  for (std::size_t k = 0; k < r.names.size(); ++k) fmt::print("  {:<26} {}\n", r.names[k], nf.literal(r.pooled(k).mean));
+  for (const auto& [name, v] : r.aggregate) fmt::print("  {:<26} {}\n", name, nf.literal(v));
+}
+
+int list_gpus() {
+#if VQM_HAVE_VULKAN
+  const auto devices = vulkan::list_devices();
+  if (devices.empty()) {
+    std::string why;
+    vulkan::available(&why);
+    fmt::print("no Vulkan device found{}\n", why.empty() ? "" : ": " + why);
+    return 1;
+  }
+  for (const auto& d : devices)
+    fmt::print("{}: {} ({}, Vulkan {}.{}.{}){}\n", d.index, d.name, d.type, d.api_version >> 22,
+               (d.api_version >> 12) & 0x3ff, d.api_version & 0xfff, d.usable ? "" : " — not usable: " + d.why_not);
+  return 0;
+#else
+  fail_without_vulkan();
+#endif
+}
+
+int run_main(const options& o, CLI::App& app) {
+  if (o.list_gpu) return list_gpus();
+  if (o.reference.empty() || o.distorted.empty())
+    throw error(errc::invalid_argument, "give the inputs with -r/--reference and -d/--distorted (see --help)");
+
+  cli::run_config cfg;
+  for (const auto& f : o.features) cfg.features.push_back(cli::parse_feature(f));
+  cfg.mode = o.compat_mode == "libvmaf" ? compat::libvmaf : compat::none;
+  cfg.frame_cnt = o.frame_cnt;
+  cfg.subsample = o.subsample ? o.subsample : 1;
+  cfg.quiet = o.quiet;
+  const auto nf = cli::number_format::parse(o.precision);
+  const auto fmt_ = o.json ? cli::output_format::json : o.csv ? cli::output_format::csv : cli::output_format::xml;
+  const bool to_stdout = o.output == "-";
+  if (!o.output.empty() && !to_stdout) cli::check_output_path(o.output);
+
+  const auto raw = raw_format(o, app);
+  auto ref = io::open_frame_source(o.reference, raw);
+  auto dis = io::open_frame_source(o.distorted, raw);
+
+  // Backend choice: auto prefers Vulkan and falls back to the CPU, saying why on stderr.
+  auto note = [&](const std::string& s) {
+    if (!o.quiet) fmt::print(stderr, "vqm: note: {}\n", s);
+  };
+  std::optional<cli::report> rep;
+  std::string used = "cpu";
+#if VQM_HAVE_VULKAN
+  if (o.backend != "cpu") {
+    std::string why;
+    const bool ok = vulkan::available(&why);
+    if (!ok && o.backend == "vulkan")
+      throw error(errc::backend_unavailable, "Vulkan is not available: " + why + " (use --backend cpu)");
+    if (ok) {
+      std::optional<Vulkan> vk;
+      try {
+        vulkan::context_options vo;
+        vo.device_index = o.gpu_id;
+        vk.emplace(vo);
+      } catch (const error& e) {
+        if (o.backend == "vulkan") throw;
+        note(std::string("Vulkan could not start (") + e.what() + "); using the CPU");
+      }
+      if (vk) {
+        used = "vulkan";
+        rep = cli::run(*vk, vk->frames_in_flight(), cfg, *ref, *dis);
+      }
+    } else {
+      note("no usable Vulkan device (" + why + "); using the CPU");
+    }
+  }
+#else
+  if (o.backend == "vulkan") fail_without_vulkan();
+  if (o.backend == "auto") note("this vqm was built without the Vulkan backend; using the CPU");
+#endif
+  if (o.gpu_id >= 0 && o.backend == "cpu") note("--gpu-id is ignored on the CPU backend");
+  if (!rep) {
+    const unsigned threads = o.threads ? o.threads : 1;
+    Cpu cpu(threads);
+    rep = cli::run(cpu, threads, cfg, *ref, *dis);
+  }
+
+  if (o.output.empty()) {
+    print_summary(*rep, nf, used);
+  } else {
+    const auto text = cli::write_report(fmt_, *rep, nf);
+    if (to_stdout) std::fwrite(text.data(), 1, text.size(), stdout);
+    else cli::write_file_atomically(o.output, text);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  CLI::App app{"vqm " VQM_VERSION_STRING " — video quality metrics with libvmaf's numbers (PSNR, SSIM, MS-SSIM, PSNR-HVS)",
+               "vqm"};
+  app.set_help_flag("--help", "Print this help and exit");  // -h is the height, as in libvmaf
+  app.set_version_flag("--version", std::string("vqm ") + VQM_VERSION_STRING + " (libvmaf 3.x compatible output)");
+  app.add_option("-r,--reference", o.reference, "Reference video (.y4m, or raw .yuv with -w -h -p -b)");
+  app.add_option("-d,--distorted", o.distorted, "Distorted video (.y4m, or raw .yuv with -w -h -p -b)");
+  app.add_option("-w,--width", o.width, "Raw input: width in samples");
+  app.add_option("-h,--height", o.height, "Raw input: height in samples");
+  app.add_option("-p,--pixel_format", o.pixel_format, "Raw input: 420, 422, 444 or 400")
+      ->check(CLI::IsMember({"420", "422", "444", "400"}));
+  app.add_option("-b,--bitdepth", o.bitdepth, "Raw input: bits per sample: 8, 10, 12 or 16")
+      ->check(CLI::IsMember({8u, 10u, 12u, 16u}));
+  app.add_option("--feature", o.features,
+                 "Metric NAME[=key=value:key=value]: psnr, float_psnr, float_ssim, float_ms_ssim, psnr_hvs "
+                 "(repeatable; default: all that support the input)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1);
+  auto* json = app.add_flag("--json", o.json, "Write JSON");
+  auto* csv = app.add_flag("--csv", o.csv, "Write CSV");
+  auto* xml = app.add_flag("--xml", o.xml, "Write XML (the default)");
+  json->excludes(csv)->excludes(xml);
+  csv->excludes(xml);
+  app.add_option("-o,--output", o.output, "Output file ('-' for stdout); without it a summary goes to stdout");
+  app.add_option("--threads", o.threads, "CPU threads (frames measured in parallel)");
+  app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)");
+  app.add_option("--subsample", o.subsample, "Measure and report only frames with index % N == 0");
+  app.add_flag("-q,--quiet", o.quiet, "No progress line or notes on stderr (the summary without -o still prints)");
+  app.add_flag("--no_prediction", o.no_prediction, "Accepted for libvmaf compatibility (vqm has no VMAF model)");
+  app.add_option("--backend", o.backend, "cpu (default), vulkan or auto")
+      ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
+  app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (see --list-gpu)");
+  app.add_flag("--list-gpu", o.list_gpu, "List Vulkan devices and exit");
+  app.add_option("--precision", o.precision, "Score digits: legacy (libvmaf's %.6f, default), max (%.17g) or 1..17 (%.Ng)");
+  app.add_option("--compat", o.compat_mode, "none (default) or libvmaf (reproduce libvmaf's quirks bit-exactly)")
+      ->check(CLI::IsMember({"none", "libvmaf"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    for (auto& c : msg)
+      if (c == '\n') c = ' ';
+    fmt::print(stderr, "vqm: error: {} (see --help)\n", msg);
+    return 2;
+  }
+  try {
+    return run_main(o, app);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "vqm: error: {}\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,108 @@
+// Output writers in libvmaf's layouts (libvmaf/src/output.c): XML (its default), JSON, CSV.
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "number_format.hpp"
+#include "report.hpp"
+#include "vqm/vqm.hpp"
+
+namespace vqm::cli {
+
+enum class output_format { xml, json, csv };
+
+// put(fmt, args...) appends to a buffer (format strings stay checked at compile time).
+struct appender {
+  fmt::memory_buffer& out;
+  template <class... T>
+  void operator()(fmt::format_string<T...> f, T&&... a) const {
+    fmt::format_to(std::back_inserter(out), f, std::forward<T>(a)...);
+  }
+};
+
+inline const char* const version_string = "vqm " VQM_VERSION_STRING;
+
+// JSON has no inf/nan: libvmaf writes null for both.
+[[nodiscard]] inline std::string json_number(const number_format& nf, double v) {
+  return std::isfinite(v) ? nf(v) : "null";
+}
+
+[[nodiscard]] inline std::string write_json(const report& r, const number_format& nf) {
+  fmt::memory_buffer out;
+  const appender put{out};
+  put("{{\n  \"version\": \"{}\",\n", version_string);
+  put("  \"fps\": {},\n", std::isfinite(r.fps) ? fmt::format("{:.2f}", r.fps) : "null");
+  put("  \"frames\": [");
+  for (std::size_t i = 0; i < r.frames.size(); ++i) {
+    const auto& f = r.frames[i];
+    put("{}    {{\n      \"frameNum\": {},\n      \"metrics\": {{\n", i > 0 ? ",\n" : "\n", f.index);
+    for (std::size_t k = 0; k < r.names.size(); ++k)
+      put("        \"{}\": {}{}\n", r.names[k], json_number(nf, f.values[k]), k + 1 < r.names.size() ? "," : "");
+    put("      }}\n    }}");
+  }
+  put("\n  ],\n  \"pooled_metrics\": {{");
+  for (std::size_t k = 0; k < r.names.size(); ++k) {
+    const auto p = r.pooled(k);
+    put("{}    \"{}\": {{\n", k > 0 ? ",\n" : "\n", r.names[k]);
+    put("      \"min\": {},\n      \"max\": {},\n      \"mean\": {},\n      \"harmonic_mean\": {}\n    }}",
+        json_number(nf, p.min), json_number(nf, p.max), json_number(nf, p.mean), json_number(nf, p.harmonic_mean));
+  }
+  put("\n  }},\n  \"aggregate_metrics\": {{");
+  for (std::size_t i = 0; i < r.aggregate.size(); ++i)
+    put("\n    \"{}\": {}{}", r.aggregate[i].first, json_number(nf, r.aggregate[i].second),
+        i + 1 < r.aggregate.size() ? "," : "");
+  put("\n  }}\n}}\n");
+  return fmt::to_string(out);
+}
+
+[[nodiscard]] inline std::string write_xml(const report& r, const number_format& nf) {
+  fmt::memory_buffer out;
+  const appender put{out};
+  put("<VMAF version=\"{}\">\n", version_string);
+  put("  <params qualityWidth=\"{}\" qualityHeight=\"{}\" />\n", r.width, r.height);
+  put("  <fyi fps=\"{:.2f}\" />\n", r.fps);
+  put("  <frames>\n");
+  for (const auto& f : r.frames) {
+    put("    <frame frameNum=\"{}\" ", f.index);
+    for (std::size_t k = 0; k < r.names.size(); ++k) put("{}=\"{}\" ", r.names[k], nf.literal(f.values[k]));
+    put("/>\n");
+  }
+  put("  </frames>\n  <pooled_metrics>\n");
+  for (std::size_t k = 0; k < r.names.size(); ++k) {
+    const auto p = r.pooled(k);
+    put("    <metric name=\"{}\" min=\"{}\" max=\"{}\" mean=\"{}\" harmonic_mean=\"{}\" />\n", r.names[k],
+        nf.literal(p.min), nf.literal(p.max), nf.literal(p.mean), nf.literal(p.harmonic_mean));
+  }
+  put("  </pooled_metrics>\n  <aggregate_metrics ");
+  for (const auto& [name, v] : r.aggregate) put("{}=\"{}\" ", name, nf.literal(v));
+  put("/>\n</VMAF>\n");
+  return fmt::to_string(out);
+}
+
+[[nodiscard]] inline std::string write_csv(const report& r, const number_format& nf) {
+  fmt::memory_buffer out;
+  const appender put{out};
+  put("Frame,");
+  for (const auto& n : r.names) put("{},", n);
+  put("\n");
+  for (const auto& f : r.frames) {
+    put("{},", f.index);
+    for (double v : f.values) put("{},", nf.literal(v));
+    put("\n");
+  }
+  return fmt::to_string(out);
+}
+
+[[nodiscard]] inline std::string write_report(output_format fmt_, const report& r, const number_format& nf) {
+  switch (fmt_) {
+    case output_format::json: return write_json(r, nf);
+    case output_format::csv: return write_csv(r, nf);
+    case output_format::xml: break;
+  }
+  return write_xml(r, nf);
+}
+
+}  // namespace vqm::cli

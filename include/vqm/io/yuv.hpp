@@ -1,0 +1,68 @@
+// Raw planar .yuv reader: the geometry comes from the caller (libvmaf's -w -h -p -b). Planes are
+// stored back to back, chroma rounded up for odd sizes (as ffmpeg writes them), 16-bit little-endian
+// samples above 8 bits.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "vqm/error.hpp"
+#include "vqm/io/file.hpp"
+#include "vqm/io/frame_source.hpp"
+#include "vqm/io/limits.hpp"
+#include "vqm/picture.hpp"
+
+namespace vqm::io {
+
+class yuv_reader final : public frame_source {
+ public:
+  yuv_reader(const std::string& path, const picture_format& f) : path_(path), file_(nullptr, &std::fclose), format_(f) {
+    check_geometry(path, f);
+    auto opened = open_input(path);
+    file_ = std::move(opened.file);
+    const std::uint64_t fb = f.frame_bytes();
+    frames_total_ = static_cast<std::size_t>(opened.size / fb);
+    if (const auto left = opened.size % fb; left != 0)
+      throw error(errc::bad_input, path + ": file size " + std::to_string(opened.size) +
+                                       " is not a multiple of the frame size " + std::to_string(fb) + " (" + describe(f) +
+                                       "): " + std::to_string(frames_total_) + " frames and " + std::to_string(left) +
+                                       " bytes left over; check -w/-h/-p/-b");
+  }
+
+  [[nodiscard]] const picture_format& format() const noexcept override { return format_; }
+  [[nodiscard]] const std::string& path() const noexcept override { return path_; }
+  [[nodiscard]] std::size_t frames_read() const noexcept override { return frames_; }
+  [[nodiscard]] std::optional<std::size_t> frame_count_hint() const noexcept override { return frames_total_; }
+
+  bool read(picture& pic) override {
+    if (frames_ == frames_total_) return false;
+    // A moved-from picture keeps its format but not its samples: check both.
+    if (!(pic.format() == format_) || pic.bytes().size() != format_.frame_bytes()) pic.reset(format_);
+    const auto bytes = pic.bytes();
+    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file_.get());
+    if (got != bytes.size())  // the file shrank while we read it
+      throw error(errc::io, path_ + ": frame " + std::to_string(frames_) + ": short read (" + std::to_string(got) +
+                                " of " + std::to_string(bytes.size()) + " bytes)");
+    ++frames_;
+    return true;
+  }
+
+  bool skip() override {
+    if (frames_ == frames_total_) return false;
+    if (std::fseek(file_.get(), static_cast<long>(format_.frame_bytes()), SEEK_CUR) != 0)
+      throw error(errc::io, path_ + ": frame " + std::to_string(frames_) + ": seek failed");
+    ++frames_;
+    return true;
+  }
+
+ private:
+  std::string path_;
+  file_ptr file_;
+  picture_format format_;
+  std::size_t frames_total_ = 0;
+  std::size_t frames_ = 0;
+};
+
+}  // namespace vqm::io

@@ -1,0 +1,563 @@
+// The vqm program end to end: output layouts, libvmaf's numbers through --precision max --compat libvmaf,
+// flags, and one test per class of bad input (one-line error, non-zero exit, no output file).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string fixtures = VQM_FIXTURE_DIR;
+const std::string refdir = std::string(VQM_TEST_DATA_DIR) + "/reference";
+
+std::string fx(const std::string& name) { return fixtures + "/" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+void spit(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct result {
+  int rc = -1;
+  std::string out, err;
+};
+
+// A fresh folder per test under the build tree; broken inputs and outputs go there.
+class cli : public testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(VQM_CLI_WORK_DIR) / (std::string(info->test_suite_name()) + "." + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  result vqm(const std::vector<std::string>& args) const {
+    std::string cmd = quote(VQM_CLI_PATH);
+    for (const auto& a : args) cmd += " " + quote(a);
+    cmd += " >" + quote(path("stdout.txt")) + " 2>" + quote(path("stderr.txt")) + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    result r;
+    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(path("stdout.txt"));
+    r.err = slurp(path("stderr.txt"));
+    return r;
+  }
+
+  // Files in the work folder other than the captured streams (what a failed run must not leave).
+  std::vector<std::string> leftovers(const std::vector<std::string>& keep) const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) {
+      const auto name = e.path().filename().string();
+      if (name == "stdout.txt" || name == "stderr.txt") continue;
+      if (std::find(keep.begin(), keep.end(), name) == keep.end()) out.push_back(name);
+    }
+    return out;
+  }
+
+  std::vector<std::string> files() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    return out;
+  }
+
+  // The contract for every bad input: non-zero exit, no crash, exactly one line on stderr that
+  // contains each of `expect`, and no new file (output or temp) left in the work folder.
+  void expect_clean_failure(const std::vector<std::string>& args, const std::vector<std::string>& expect) {
+    auto full = args;
+    full.insert(full.end(), {"--json", "-o", path("out.json")});
+    auto before = files();
+    const auto r = vqm(full);
+    EXPECT_NE(r.rc, 0) << r.err;
+    EXPECT_LT(r.rc, 128) << "crashed: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.err.starts_with("vqm: error: ")) << r.err;
+    for (const auto& e : expect) EXPECT_NE(r.err.find(e), std::string::npos) << "missing '" << e << "' in: " << r.err;
+    for (const auto& f : files())
+      if (f != "stdout.txt" && f != "stderr.txt")
+        EXPECT_NE(std::find(before.begin(), before.end(), f), before.end()) << "left behind: " << f << " (" << r.err << ")";
+  }
+
+  fs::path dir_;
+};
+
+json reference(const std::string& pair) { return json::parse(slurp(refdir + "/" + pair + ".json")); }
+
+double ref_value(const json& v) {
+  if (v.is_string()) {
+    const auto s = v.get<std::string>();
+    return s == "inf" ? INFINITY : s == "-inf" ? -INFINITY : NAN;
+  }
+  return v.get<double>();
+}
+
+bool same(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
+// Our JSON value (null for inf/nan, as libvmaf) against libvmaf's full-precision value.
+::testing::AssertionResult json_matches(const json& ours, double want) {
+  if (!std::isfinite(want)) {
+    if (ours.is_null()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "expected null for " << want << ", got " << ours.dump();
+  }
+  if (!ours.is_number()) return ::testing::AssertionFailure() << "expected " << want << ", got " << ours.dump();
+  const double v = ours.get<double>();
+  if (same(v, want)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << std::setprecision(17) << "got " << v << ", libvmaf " << want;
+}
+
+const std::string ast_ref = "astronaut_576x324_420p8_ref.y4m";
+const std::string ast_dis = "astronaut_576x324_420p8_x264crf35.y4m";
+
+// ---------------------------------------------------------------------------------------------------
+// Layouts
+
+TEST_F(cli, json_layout_and_default_precision) {
+  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr=enable_apsnr=true", "--feature",
+                      "float_ssim", "--json", "-o", path("out.json"), "-q"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(leftovers({"out.json"}), std::vector<std::string>{});
+  const auto text = slurp(path("out.json"));
+  const auto j = json::parse(text);
+  EXPECT_TRUE(j.at("version").get<std::string>().starts_with("vqm ")) << j.at("version");
+  EXPECT_TRUE(j.at("fps").is_number());
+  const auto& frames = j.at("frames");
+  ASSERT_EQ(frames.size(), 4u);
+  const auto ref = reference("astronaut_576x324_420p8_x264crf35");
+  const auto& psnr = ref.at("features").at("psnr").at("metrics");
+  const auto& ssim = ref.at("features").at("float_ssim").at("metrics");
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(frames[i].at("frameNum").get<std::size_t>(), i);
+    const auto& m = frames[i].at("metrics");
+    EXPECT_EQ(m.size(), 4u);
+    // Default output is libvmaf's %.6f: within half a unit in the 6th decimal of the true value.
+    for (const char* n : {"psnr_y", "psnr_cb", "psnr_cr"})
+      EXPECT_NEAR(m.at(n).get<double>(), psnr.at(n)[i].get<double>(), 5.000001e-7) << n;
+    EXPECT_NEAR(m.at("float_ssim").get<double>(), ssim.at("float_ssim")[i].get<double>(), 5.000001e-7);
+  }
+  // Six decimals exactly, as "%.6f" prints them.
+  EXPECT_TRUE(std::regex_search(text, std::regex(R"("psnr_y": \d+\.\d{6},)"))) << text.substr(0, 300);
+  for (const char* n : {"psnr_y", "psnr_cb", "psnr_cr", "float_ssim"}) {
+    const auto& p = j.at("pooled_metrics").at(n);
+    EXPECT_EQ(p.size(), 4u) << n;
+    for (const char* k : {"min", "max", "mean", "harmonic_mean"}) EXPECT_TRUE(p.at(k).is_number()) << n << " " << k;
+  }
+  EXPECT_NEAR(j.at("pooled_metrics").at("psnr_y").at("mean").get<double>(),
+              ref.at("features").at("psnr").at("pooled").at("psnr_y").at("mean").get<double>(), 5.000001e-7);
+  const auto& agg = j.at("aggregate_metrics");
+  ASSERT_EQ(agg.size(), 3u);
+  EXPECT_NEAR(agg.at("apsnr_y").get<double>(),
+              ref.at("features").at("psnr[enable_mse,enable_apsnr]").at("aggregate").at("apsnr_y").get<double>(),
+              5.000001e-7);
+}
+
+TEST_F(cli, csv_layout) {
+  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--csv", "-o", path("out.csv")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::istringstream in(slurp(path("out.csv")));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "Frame,psnr_y,psnr_cb,psnr_cr,");
+  const std::regex row(R"((\d+),(\d+\.\d{6}),(\d+\.\d{6}),(\d+\.\d{6}),)");
+  const auto ref = reference("astronaut_576x324_420p8_x264crf35").at("features").at("psnr").at("metrics");
+  std::size_t n = 0;
+  for (std::smatch m; std::getline(in, line); ++n) {
+    ASSERT_TRUE(std::regex_match(line, m, row)) << line;
+    EXPECT_EQ(std::stoul(m[1]), n);
+    EXPECT_NEAR(std::stod(m[2]), ref.at("psnr_y")[n].get<double>(), 5.000001e-7);
+  }
+  EXPECT_EQ(n, 4u);
+}
+
+TEST_F(cli, xml_is_the_default_and_keeps_inf_literally) {
+  // psnr_hvs of the identical pair is inf in every frame: XML keeps it, JSON would say null.
+  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_ref), "--feature", "psnr", "--feature", "psnr_hvs", "-o",
+                      path("out.xml")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto x = slurp(path("out.xml"));
+  EXPECT_TRUE(x.starts_with("<VMAF version=\"vqm ")) << x.substr(0, 100);
+  EXPECT_NE(x.find("<params qualityWidth=\"576\" qualityHeight=\"324\" />"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(x, std::regex(R"(<fyi fps="\d+\.\d\d" />)")));
+  const std::regex frame(R"re(<frame frameNum="(\d)" psnr_y="60.000000" psnr_cb="60.000000" psnr_cr="60.000000" psnr_hvs_y="inf" psnr_hvs_cb="inf" psnr_hvs_cr="inf" psnr_hvs="inf" />)re");
+  EXPECT_EQ(std::distance(std::sregex_iterator(x.begin(), x.end(), frame), std::sregex_iterator()), 4) << x;
+  EXPECT_NE(x.find(R"(<metric name="psnr_hvs" min="inf" max="inf" mean="inf" harmonic_mean=")"), std::string::npos) << x;
+  EXPECT_NE(x.find(R"(<metric name="psnr_y" min="60.000000" max="60.000000" mean="60.000000" harmonic_mean="60.000000" />)"),
+            std::string::npos);
+  EXPECT_NE(x.find("<aggregate_metrics />"), std::string::npos);
+  EXPECT_TRUE(x.ends_with("</VMAF>\n"));
+}
+
+TEST_F(cli, summary_on_stdout_without_output_file) {
+  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto mean = reference("astronaut_576x324_420p8_x264crf35").at("features").at("psnr").at("pooled").at("psnr_y").at("mean");
+  char want[64];
+  std::snprintf(want, sizeof want, "%.6f", mean.get<double>());
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("psnr_y +" + std::string(want)))) << r.out << " want " << want;
+  EXPECT_EQ(leftovers({}), std::vector<std::string>{});
+}
+
+TEST_F(cli, default_features_skip_what_the_input_cannot_have) {
+  // 177x99: float_ms_ssim needs 176x176, so the default set leaves it out with a note.
+  const auto r = vqm({"-r", fx("rocket_177x99_420p8_ref.y4m"), "-d", fx("rocket_177x99_420p8_noise10.y4m"), "--json",
+                      "-o", path("out.json")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("skipping float_ms_ssim"), std::string::npos) << r.err;
+  const auto j = json::parse(slurp(path("out.json")));
+  const auto& m = j.at("frames")[0].at("metrics");
+  for (const char* n : {"psnr_y", "float_psnr", "float_ssim", "psnr_hvs"}) EXPECT_TRUE(m.contains(n)) << n;
+  EXPECT_FALSE(m.contains("float_ms_ssim"));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// libvmaf's numbers, exactly, through the program
+
+struct exact_case {
+  std::string pair;
+  std::vector<std::string> runs;  // reference feature keys run together
+};
+
+void expect_reproduces(const json& ours, const json& ref, const std::vector<std::string>& runs) {
+  const auto& frames = ours.at("frames");
+  ASSERT_EQ(frames.size(), ref.at("frames").get<std::size_t>());
+  std::size_t compared = 0;
+  for (const auto& key : runs) {
+    const auto& run = ref.at("features").at(key);
+    ASSERT_EQ(run.at("status"), "ok") << key;
+    for (const auto& [name, col] : run.at("metrics").items()) {
+      for (std::size_t i = 0; i < col.size(); ++i, ++compared)
+        EXPECT_TRUE(json_matches(frames[i].at("metrics").at(name), ref_value(col[i]))) << key << " " << name << " frame " << i;
+      const auto& p = run.at("pooled").at(name);
+      for (const char* k : {"min", "max", "mean", "harmonic_mean"})
+        EXPECT_TRUE(json_matches(ours.at("pooled_metrics").at(name).at(k), ref_value(p.at(k)))) << key << " " << name << " " << k;
+    }
+    if (run.contains("aggregate"))
+      for (const auto& [name, v] : run.at("aggregate").items())
+        EXPECT_TRUE(json_matches(ours.at("aggregate_metrics").at(name), ref_value(v))) << name;
+  }
+  EXPECT_GT(compared, 0u);
+}
+
+TEST_F(cli, precision_max_compat_libvmaf_reproduces_the_reference_json) {
+  const std::vector<std::string> all5 = {"psnr[enable_mse,enable_apsnr]", "float_psnr", "float_ssim[enable_lcs]",
+                                         "float_ms_ssim[enable_lcs]", "psnr_hvs"};
+  const std::map<std::string, std::string> arg = {
+      {"psnr[enable_mse,enable_apsnr]", "psnr=enable_mse=true:enable_apsnr=true"},
+      {"float_psnr", "float_psnr"},
+      {"float_ssim[enable_lcs]", "float_ssim=enable_lcs=true"},
+      {"float_ms_ssim[enable_lcs]", "float_ms_ssim=enable_lcs=true"},
+      {"psnr_hvs", "psnr_hvs"}};
+  const std::vector<exact_case> cases = {
+      {"astronaut_576x324_420p8_x264crf35", all5},
+      {"motorcycle_183x177_420p8_onepixel", all5},  // odd size (floor chroma), inf psnr_hvs frames
+      {"rocket_321x199_422p10_x264crf33", all5},    // 10-bit 4:2:2, odd width
+      {"chelsea_320x180_444p12_x265crf32", all5},
+      {"coffee_645x643_420p8_x264crf33", all5},     // float_ssim decimates by 3
+      {"camera_576x324_gray8_x264crf35", {all5.begin(), all5.end() - 1}},  // gray: no psnr_hvs
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.pair);
+    const auto ref = reference(c.pair);
+    std::vector<std::string> args = {"-r", fx(ref.at("reference").at("file")), "-d", fx(ref.at("distorted").at("file")),
+                                     "--precision", "max", "--compat", "libvmaf", "--json", "-o", path(c.pair + ".json")};
+    for (const auto& k : c.runs) args.insert(args.end(), {"--feature", arg.at(k)});
+    const auto r = vqm(args);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    expect_reproduces(json::parse(slurp(path(c.pair + ".json"))), ref, c.runs);
+  }
+}
+
+TEST_F(cli, compat_xml_keeps_nan_and_inf_exactly) {
+  // cellauto 8x8: psnr_hvs chroma planes are 4x4 -> nan in libvmaf (compat), and the XML says so.
+  const auto ref = reference("cellauto_8x8_420p8_noise20");
+  const auto r = vqm({"-r", fx(ref.at("reference").at("file")), "-d", fx(ref.at("distorted").at("file")), "--feature",
+                      "psnr_hvs", "--feature", "float_ssim", "--compat", "libvmaf", "--precision", "max", "-o",
+                      path("out.xml")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto x = slurp(path("out.xml"));
+  const std::regex attr(R"re((\w+)="([^"]*)")re");
+  std::size_t frame = 0, checked = 0;
+  std::istringstream in(x);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("<frame ") == std::string::npos) continue;
+    for (std::sregex_iterator it(line.begin(), line.end(), attr), end; it != end; ++it) {
+      const auto name = (*it)[1].str();
+      if (name == "frameNum") continue;
+      const auto& run = ref.at("features").at(name == "float_ssim" ? "float_ssim" : "psnr_hvs").at("metrics");
+      EXPECT_PRED2(same, std::strtod((*it)[2].str().c_str(), nullptr), ref_value(run.at(name)[frame])) << name << " " << frame;
+      ++checked;
+    }
+    ++frame;
+  }
+  EXPECT_EQ(frame, 4u);
+  EXPECT_EQ(checked, 4u * 5u);
+  // printf spelling, as libvmaf's XML: 0/0 on x86 is a negative NaN, printed "-nan".
+  EXPECT_TRUE(std::regex_search(x, std::regex(R"(psnr_hvs_cb="-?nan")"))) << x;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Flags
+
+
+TEST_F(cli, subsample_measures_every_nth_frame_and_apsnr_still_covers_all) {
+  const std::string r1 = fx("rocket_177x99_420p8_ref.y4m"), d1 = fx("rocket_177x99_420p8_noise10.y4m");
+  auto run = [&](std::vector<std::string> extra, const std::string& out) {
+    std::vector<std::string> a = {"-r", r1, "-d", d1, "--feature", "psnr=enable_apsnr=true", "--feature", "float_ssim",
+                                  "--precision", "max", "--compat", "libvmaf", "--json", "-o", path(out)};
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto r = vqm(a);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    return json::parse(slurp(path(out)));
+  };
+  const auto all = run({}, "all.json");
+  const auto sub = run({"--subsample", "3"}, "sub.json");
+  ASSERT_EQ(all.at("frames").size(), 8u);
+  ASSERT_EQ(sub.at("frames").size(), 3u);  // frames 0, 3, 6
+  std::vector<double> ys;
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(sub.at("frames")[k].at("frameNum"), 3 * k);
+    EXPECT_EQ(sub.at("frames")[k].at("metrics"), all.at("frames")[3 * k].at("metrics"));
+    ys.push_back(sub.at("frames")[k].at("metrics").at("psnr_y").get<double>());
+  }
+  EXPECT_EQ(sub.at("pooled_metrics").at("psnr_y").at("mean").get<double>(), (ys[0] + ys[1] + ys[2]) / 3.0);
+  EXPECT_EQ(sub.at("pooled_metrics").at("psnr_y").at("max").get<double>(), *std::max_element(ys.begin(), ys.end()));
+  // APSNR is temporal: every frame counts, subsampled or not (libvmaf runs psnr on all frames).
+  EXPECT_EQ(sub.at("aggregate_metrics"), all.at("aggregate_metrics"));
+  const auto ref = reference("rocket_177x99_420p8_noise10").at("features").at("psnr[enable_mse,enable_apsnr]");
+  EXPECT_TRUE(json_matches(sub.at("aggregate_metrics").at("apsnr_y"), ref.at("aggregate").at("apsnr_y").get<double>()));
+}
+
+TEST_F(cli, frame_cnt_limits_the_frames) {
+  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--frame_cnt", "2", "--json", "-o",
+                      path("out.json")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = json::parse(slurp(path("out.json")));
+  ASSERT_EQ(j.at("frames").size(), 2u);
+  EXPECT_EQ(j.at("frames")[1].at("frameNum"), 1);
+}
+
+TEST_F(cli, threads_give_the_same_numbers) {
+  auto run = [&](const char* threads, const std::string& out) {
+    const auto r = vqm({"-r", fx("motorcycle_183x177_420p8_ref.y4m"), "-d", fx("motorcycle_183x177_420p8_vp9crf40.y4m"),
+                        "--feature", "psnr=enable_apsnr=true", "--feature", "float_ms_ssim", "--feature", "psnr_hvs",
+                        "--threads", threads, "--precision", "max", "--json", "-o", path(out)});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    auto j = json::parse(slurp(path(out)));
+    j.erase("fps");
+    return j;
+  };
+  const auto one = run("1", "t1.json");
+  const auto two = run("2", "t2.json");
+  const auto four = run("4", "t4.json");
+  EXPECT_EQ(one.at("frames").size(), 6u);
+  EXPECT_EQ(one, two);
+  EXPECT_EQ(one, four);
+}
+
+TEST_F(cli, raw_yuv_input_gives_the_y4m_numbers) {
+  // Strip the Y4M framing: what is left is the raw planar file (ceil chroma for odd sizes).
+  auto strip = [](const std::string& y4m, std::size_t frame_bytes) {
+    std::string raw;
+    std::size_t pos = y4m.find('\n') + 1;
+    while (pos < y4m.size()) {
+      pos = y4m.find('\n', pos) + 1;
+      raw += y4m.substr(pos, frame_bytes);
+      pos += frame_bytes;
+    }
+    return raw;
+  };
+  const std::size_t fb = 321 * 199 * 2 + 2 * 161 * 199 * 2;  // 10-bit 4:2:2, odd width
+  spit(path("ref.yuv"), strip(slurp(fx("rocket_321x199_422p10_ref.y4m")), fb));
+  spit(path("dis.yuv"), strip(slurp(fx("rocket_321x199_422p10_x264crf33.y4m")), fb));
+  const auto a = vqm({"-r", path("ref.yuv"), "-d", path("dis.yuv"), "-w", "321", "-h", "199", "-p", "422", "-b", "10",
+                      "--feature", "psnr", "--feature", "psnr_hvs", "--precision", "max", "--json", "-o", path("raw.json")});
+  ASSERT_EQ(a.rc, 0) << a.err;
+  const auto b = vqm({"-r", fx("rocket_321x199_422p10_ref.y4m"), "-d", fx("rocket_321x199_422p10_x264crf33.y4m"),
+                      "--feature", "psnr", "--feature", "psnr_hvs", "--precision", "max", "--json", "-o", path("y4m.json")});
+  ASSERT_EQ(b.rc, 0) << b.err;
+  auto ja = json::parse(slurp(path("raw.json"))), jb = json::parse(slurp(path("y4m.json")));
+  ja.erase("fps");
+  jb.erase("fps");
+  EXPECT_EQ(ja.at("frames").size(), 3u);
+  EXPECT_EQ(ja, jb);
+}
+
+TEST_F(cli, precision_digits_and_stdout_output) {
+  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--precision", "4", "--csv", "-o", "-"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n0,35\.25,41\.55,43\.52,\n)"))) << r.out;
+}
+
+TEST_F(cli, version_and_help) {
+  auto r = vqm({"--version"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_TRUE(r.out.starts_with("vqm ")) << r.out;
+  r = vqm({"--help"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("-h,--height"), std::string::npos) << r.out;  // -h is the height, as in libvmaf
+}
+
+TEST_F(cli, backends) {
+  auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "auto"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("psnr_y"), std::string::npos);
+#if !VQM_CLI_HAS_VULKAN
+  EXPECT_NE(r.err.find("built without the Vulkan backend; using the CPU"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "vulkan"},
+                       {"built without the Vulkan backend; use --backend cpu"});
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bad input: one test per class
+
+TEST_F(cli, missing_file) {
+  expect_clean_failure({"-r", path("nope.y4m"), "-d", fx(ast_dis)}, {path("nope.y4m"), "no such file"});
+  expect_clean_failure({"-r", fx(ast_ref), "-d", path("gone.y4m")}, {path("gone.y4m"), "no such file"});
+}
+
+TEST_F(cli, unreadable_file) {
+  expect_clean_failure({"-r", dir_.string(), "-d", fx(ast_dis)}, {dir_.string(), "is a directory"});
+  spit(path("locked.y4m"), slurp(fx(ast_ref)));
+  fs::permissions(path("locked.y4m"), fs::perms::none);
+  if (::geteuid() != 0) {  // root reads files regardless of their permission bits
+    expect_clean_failure({"-r", path("locked.y4m"), "-d", fx(ast_dis)}, {path("locked.y4m"), "Permission denied"});
+  }
+  fs::permissions(path("locked.y4m"), fs::perms::owner_all);
+}
+
+TEST_F(cli, bad_y4m_header) {
+  const auto good = slurp(fx(ast_ref));
+  const auto body = good.substr(good.find('\n'));
+  spit(path("sig.y4m"), "YUV4MPEG W576 H324\nFRAME\n");
+  expect_clean_failure({"-r", path("sig.y4m"), "-d", fx(ast_dis)}, {path("sig.y4m"), "missing 'YUV4MPEG2' signature"});
+  spit(path("nohdr.y4m"), "YUV4MPEG2 W576 H324 F25:1");
+  expect_clean_failure({"-r", fx(ast_ref), "-d", path("nohdr.y4m")}, {path("nohdr.y4m"), "truncated Y4M header"});
+  spit(path("cs.y4m"), "YUV4MPEG2 W576 H324 C411" + body);
+  expect_clean_failure({"-r", path("cs.y4m"), "-d", fx(ast_dis)}, {path("cs.y4m"), "unsupported Y4M colorspace 'C411'"});
+  spit(path("noh.y4m"), "YUV4MPEG2 W576 C420jpeg" + body);
+  expect_clean_failure({"-r", path("noh.y4m"), "-d", fx(ast_dis)}, {path("noh.y4m"), "lacks the W (width) or H"});
+}
+
+TEST_F(cli, truncated_or_corrupt_frame) {
+  const auto good = slurp(fx(ast_dis));
+  const std::size_t header = good.find('\n') + 1, frame = 6 + 576 * 324 * 3 / 2;
+  spit(path("cut.y4m"), good.substr(0, header + 2 * frame + 1000));  // frame 2 ends early
+  expect_clean_failure({"-r", fx(ast_ref), "-d", path("cut.y4m")},
+                       {path("cut.y4m") + ": frame 2: truncated frame data (994 of 279936 bytes"});
+  std::string bad = good;
+  bad.replace(header + frame, 5, "FRAMX");  // frame 1's header
+  spit(path("tag.y4m"), bad);
+  expect_clean_failure({"-r", fx(ast_ref), "-d", path("tag.y4m")}, {path("tag.y4m") + ": frame 1: expected a 'FRAME' header"});
+}
+
+TEST_F(cli, inputs_differ_in_size_format_or_depth) {
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx("chelsea_320x180_444p12_ref.y4m")},
+                       {fx(ast_ref), "576x324 4:2:0 8-bit", "320x180 4:4:4 12-bit", "same size"});
+  expect_clean_failure({"-r", fx("coffee_576x324_420p8_ref.y4m"), "-d", fx("coffee_576x324_422p8_ref.y4m")},
+                       {"576x324 4:2:0 8-bit", "576x324 4:2:2 8-bit", "chroma format"});
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx("rocket_576x324_420p10_ref.y4m")},
+                       {"576x324 4:2:0 8-bit", "576x324 4:2:0 10-bit", "bit depth"});
+}
+
+TEST_F(cli, inputs_differ_in_frame_count) {
+  const auto good = slurp(fx(ast_dis));
+  const std::size_t header = good.find('\n') + 1, frame = 6 + 576 * 324 * 3 / 2;
+  spit(path("three.y4m"), good.substr(0, header + 3 * frame));  // a clean file of 3 frames
+  expect_clean_failure({"-r", fx(ast_ref), "-d", path("three.y4m")},
+                       {fx(ast_ref) + " has 4 frames", path("three.y4m") + " has 3", "--frame_cnt 3"});
+  expect_clean_failure({"-r", path("three.y4m"), "-d", fx(ast_ref)}, {"has 3 frames", "has 4"});
+  // ... and with --frame_cnt 3 the pair is fine.
+  const auto r = vqm({"-r", fx(ast_ref), "-d", path("three.y4m"), "--feature", "psnr", "--frame_cnt", "3"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+}
+
+TEST_F(cli, metric_does_not_support_the_input) {
+  const auto p16r = fx("astronaut_176x176_420p16_ref.y4m"), p16d = fx("astronaut_176x176_420p16_boxblur1.y4m");
+  expect_clean_failure({"-r", p16r, "-d", p16d, "--feature", "psnr_hvs"}, {p16r, "psnr_hvs", "16-bit"});
+  const auto gr = fx("camera_576x324_gray8_ref.y4m"), gd = fx("camera_576x324_gray8_x264crf35.y4m");
+  expect_clean_failure({"-r", gr, "-d", gd, "--feature", "psnr_hvs"}, {gr, "psnr_hvs", "4:0:0"});
+  const auto sr = fx("rocket_177x99_420p8_ref.y4m"), sd = fx("rocket_177x99_420p8_noise10.y4m");
+  expect_clean_failure({"-r", sr, "-d", sd, "--feature", "float_ms_ssim"}, {sr, "float_ms_ssim", "176x176", "177x99"});
+  // libvmaf's degenerate tiny-frame values need --compat libvmaf; by default 8x8 is refused.
+  const auto tr = fx("cellauto_8x8_420p8_ref.y4m"), td = fx("cellauto_8x8_420p8_noise20.y4m");
+  expect_clean_failure({"-r", tr, "-d", td, "--feature", "float_ssim"}, {tr, "float_ssim", "11x11"});
+}
+
+TEST_F(cli, zero_or_absurd_dimensions) {
+  spit(path("a.yuv"), std::string(100, '\0'));
+  expect_clean_failure({"-r", path("a.yuv"), "-d", path("a.yuv"), "-w", "0", "-h", "10", "-p", "420", "-b", "8"},
+                       {"-w 0 -h 10", "zero dimension"});
+  expect_clean_failure({"-r", path("a.yuv"), "-d", path("a.yuv"), "-w", "100000", "-h", "100000", "-p", "420", "-b", "8"},
+                       {"implausibly large"});
+  spit(path("w0.y4m"), "YUV4MPEG2 W0 H324 C420jpeg\nFRAME\n");
+  expect_clean_failure({"-r", path("w0.y4m"), "-d", fx(ast_dis)}, {path("w0.y4m"), "width is 0"});
+  spit(path("wbig.y4m"), "YUV4MPEG2 W999999 H324 C420jpeg\nFRAME\n");
+  expect_clean_failure({"-r", path("wbig.y4m"), "-d", fx(ast_dis)}, {path("wbig.y4m"), "width 999999 is implausibly large"});
+}
+
+TEST_F(cli, raw_size_not_a_multiple_of_the_frame_size) {
+  spit(path("r.yuv"), std::string(2 * (16 * 16 * 3 / 2) + 7, '\x10'));
+  expect_clean_failure({"-r", path("r.yuv"), "-d", path("r.yuv"), "-w", "16", "-h", "16", "-p", "420", "-b", "8"},
+                       {path("r.yuv"), "2 frames and 7 bytes left over", "-w/-h/-p/-b"});
+  expect_clean_failure({"-r", path("r.yuv"), "-d", path("r.yuv")}, {path("r.yuv"), "give -w, -h, -p and -b"});
+}
+
+TEST_F(cli, unknown_feature_option_or_flag) {
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "vmaf"}, {"unknown feature 'vmaf'", "psnr_hvs"});
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr=enable_msee=true"},
+                       {"unknown option 'enable_msee'", "psnr", "enable_mse"});
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "float_ssim=scale=x"}, {"scale=x"});
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--feature", "psnr"},
+                       {"psnr_y", "already produced"});
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--precision", "high"}, {"--precision high"});
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--bogus"}, {"--bogus"});
+  expect_clean_failure({"-r", fx(ast_ref)}, {"-d/--distorted"});
+}
+
+TEST_F(cli, output_folder_missing_fails_before_any_work) {
+  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "-o", path("no/such/out.xml")});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("no")));
+}
+
+TEST_F(cli, failed_run_leaves_an_existing_output_untouched) {
+  spit(path("out.json"), "previous");
+  const auto r = vqm({"-r", fx(ast_ref), "-d", path("nope.y4m"), "--json", "-o", path("out.json")});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_EQ(slurp(path("out.json")), "previous");
+  EXPECT_EQ(leftovers({"out.json"}), std::vector<std::string>{});
+}
+
+}  // namespace
