@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vqm/concepts/ms_ssim_kernel.hpp"
+#include "vqm/cpu/decimate.hpp"
 #include "vqm/cpu/normalize.hpp"
 #include "vqm/cpu/ssim_core.hpp"
 #include "vqm/metrics/ssim_geometry.hpp"
@@ -14,18 +15,14 @@
 namespace vqm::cpu {
 
 namespace detail {
-// Dec2 (SPEC §5.3): 9×9 2-D table, float products summed in double (rows outer, columns inner).
-inline void ms_ssim_decimate(const float* in, int w, int h, float* out, int ow, int oh) noexcept {
-  constexpr auto& t = tables::ms_ssim_lowpass;
-  for (int y = 0; y < oh; ++y)
-    for (int x = 0; x < ow; ++x) {
-      double acc = 0.0;
-      for (int v = -4; v <= 4; ++v) {
-        const float* row = in + mirror(2 * y + v, h) * w;
-        for (int u = -4; u <= 4; ++u) acc += static_cast<double>(row[mirror(2 * x + u, w)] * t[v + 4][u + 4]);
-      }
-      out[static_cast<std::ptrdiff_t>(y) * ow + x] = static_cast<float>(acc);
-    }
+// Dec2 (SPEC §5.3): the 9×9 2-D table (not the separable form), float products summed in double, rows
+// outer, columns inner. The constant 9 and 2 let the tap loops unroll.
+inline void ms_ssim_decimate(const float* in, int w, int h, float* out, int ow, int oh, ssim_workspace& ws) {
+  const float* t = &tables::ms_ssim_lowpass[0][0];
+#if VQM_CPU_X86
+  if (active_isa() == isa::avx2) return decimate_9x9_avx2(in, w, h, t, out, ow, oh, ws.phase, ws.rows);
+#endif
+  decimate_9x9_base(in, w, h, t, out, ow, oh, ws.phase, ws.rows);
 }
 }  // namespace detail
 
@@ -48,8 +45,8 @@ inline void ms_ssim_decimate(const float* in, int w, int h, float* out, int ow, 
     auto& ny = level[2 * k + 3];
     nx.resize(static_cast<std::size_t>(ow) * oh);
     ny.resize(nx.size());
-    detail::ms_ssim_decimate(x.data(), w, h, nx.data(), ow, oh);
-    detail::ms_ssim_decimate(y.data(), w, h, ny.data(), ow, oh);
+    detail::ms_ssim_decimate(x.data(), w, h, nx.data(), ow, oh, ws);
+    detail::ms_ssim_decimate(y.data(), w, h, ny.data(), ow, oh, ws);
     w = ow;
     h = oh;
   }

@@ -2,6 +2,7 @@
 // 8-bit range by an exact power-of-two division.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 
 #include "vqm/picture.hpp"
@@ -13,16 +14,17 @@ namespace vqm::cpu {
   return static_cast<float>(1u << (bit_depth - 8));
 }
 
-// Writes plane `p` as floats into `out` (row-major, width·height, tightly packed).
+// Writes plane `p` as floats into `out` (row-major, width·height, tightly packed). An element-wise
+// stage: Eigen maps the rows and vectorises the conversion.
 inline void normalize_plane(const plane_view& p, std::uint32_t bit_depth, float* out) noexcept {
   const float div = normalize_divisor(bit_depth);
-  for (std::uint32_t y = 0; y < p.height; ++y, out += p.width) {
+  const Eigen::Index w = p.width;
+  for (std::uint32_t y = 0; y < p.height; ++y, out += w) {
+    Eigen::Map<Eigen::ArrayXf> dst(out, w);
     if (bit_depth > 8) {
-      const auto* row = p.row<std::uint16_t>(y);
-      for (std::uint32_t x = 0; x < p.width; ++x) out[x] = static_cast<float>(row[x]) / div;
+      dst = Eigen::Map<const Eigen::Array<std::uint16_t, Eigen::Dynamic, 1>>(p.row<std::uint16_t>(y), w).cast<float>() / div;
     } else {
-      const auto* row = p.row<std::uint8_t>(y);
-      for (std::uint32_t x = 0; x < p.width; ++x) out[x] = static_cast<float>(row[x]);
+      dst = Eigen::Map<const Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>>(p.row<std::uint8_t>(y), w).cast<float>();
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "vqm/cpu/decimate.hpp"
 #include "vqm/cpu/normalize.hpp"
 #include "vqm/cpu/ssim_core.hpp"
 #include "vqm/metrics/ssim_geometry.hpp"
@@ -11,28 +12,25 @@
 namespace vqm::cpu {
 
 namespace detail {
-// Box decimation (SPEC §4.4): s×s taps of weight f32(1/(s·s)), float products summed in double,
-// rows outer, columns inner; half-sample mirror at the borders.
-inline void box_decimate(const float* in, int w, int h, std::uint32_t s, float* out, int ow, int oh) noexcept {
+// Box decimation (SPEC §4.4): s×s taps of weight f32(1/(s·s)) at offsets −⌊s/2⌋…, float products
+// summed in double, rows outer, columns inner; half-sample mirror at the borders.
+inline void box_decimate(const float* in, int w, int h, std::uint32_t s, float* out, int ow, int oh, ssim_workspace& ws,
+                         std::vector<float>& weights) {
   const float k = 1.0f / static_cast<float>(s * s);
-  const int lo = -static_cast<int>(s / 2);
-  const int hi = static_cast<int>(s / 2) - (s % 2 == 0 ? 1 : 0);
-  for (int y = 0; y < oh; ++y)
-    for (int x = 0; x < ow; ++x) {
-      double acc = 0.0;
-      for (int v = lo; v <= hi; ++v) {
-        const float* row = in + mirror(static_cast<std::int64_t>(s) * y + v, h) * w;
-        for (int u = lo; u <= hi; ++u) acc += static_cast<double>(row[mirror(static_cast<std::int64_t>(s) * x + u, w)] * k);
-      }
-      out[static_cast<std::ptrdiff_t>(y) * ow + x] = static_cast<float>(acc);
-    }
+  const int n = static_cast<int>(s);
+  weights.assign(static_cast<std::size_t>(n) * n, k);
+#if VQM_CPU_X86
+  if (active_isa() == isa::avx2)
+    return decimate_avx2(in, w, h, n, -(n / 2), n, weights.data(), out, ow, oh, ws.phase, ws.rows);
+#endif
+  decimate_base(in, w, h, n, -(n / 2), n, weights.data(), out, ow, oh, ws.phase, ws.rows);
 }
 }  // namespace detail
 
 [[nodiscard]] inline ssim_partials ssim(const plane_view& a, const plane_view& b, std::uint32_t bit_depth,
                                         std::uint32_t scale) {
   thread_local ssim_workspace ws;
-  thread_local std::vector<float> fa, fb, da, db;
+  thread_local std::vector<float> fa, fb, da, db, weights;
   const int w = static_cast<int>(a.width), h = static_cast<int>(a.height);
   fa.resize(static_cast<std::size_t>(w) * h);
   fb.resize(fa.size());
@@ -42,8 +40,8 @@ inline void box_decimate(const float* in, int w, int h, std::uint32_t s, float* 
   const int ow = static_cast<int>(ssim_decimated(a.width, scale)), oh = static_cast<int>(ssim_decimated(a.height, scale));
   da.resize(static_cast<std::size_t>(ow) * oh);
   db.resize(da.size());
-  detail::box_decimate(fa.data(), w, h, scale, da.data(), ow, oh);
-  detail::box_decimate(fb.data(), w, h, scale, db.data(), ow, oh);
+  detail::box_decimate(fa.data(), w, h, scale, da.data(), ow, oh, ws, weights);
+  detail::box_decimate(fb.data(), w, h, scale, db.data(), ow, oh, ws, weights);
   return ssim_terms(da.data(), db.data(), ow, oh, ws);
 }
 

@@ -19,7 +19,10 @@ namespace vqm::reduce {
 // A mean of SSIM terms: binary32 precision, stored as double (SPEC §4.7). `n` may be <= 0 for
 // degenerate maps in libvmaf compat mode, giving libvmaf's 0, -0 or NaN.
 [[nodiscard]] inline double ssim_mean(double sum, std::int64_t n) noexcept {
-  return static_cast<double>(static_cast<float>(sum / static_cast<double>(n)));
+  // volatile: GCC 12.2 at -O3 SLP-vectorises MS-SSIM's 15 per-scale means and drops this binary32
+  // rounding in some lanes (a miscompile, reproduced without vqm code); the volatile keeps it.
+  volatile float mean = static_cast<float>(sum / static_cast<double>(n));
+  return static_cast<double>(mean);
 }
 
 // −10·log10(1 − v) capped at max_db (SPEC §4.8).

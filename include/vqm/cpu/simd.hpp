@@ -1,0 +1,127 @@
+// SIMD plumbing of the Cpu kernels: GCC/Clang vector types, run-time ISA selection, small helpers.
+//
+// The float kernels are written once with vector extensions and instantiated twice: inside a
+// target("avx2") function (AVX2 code) and inside a plain one (baseline SSE2 code). Each lane is one
+// output sample and performs exactly the scalar reference's operations in the same order, so both
+// instantiations are bit-identical to the reference. Never FMA: the AVX2 target does not enable it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define VQM_CPU_X86 1
+#else
+#define VQM_CPU_X86 0
+#endif
+
+#if !defined(__GNUC__)
+#error "vqm's Cpu kernels use GCC/Clang vector extensions"
+#endif
+
+#define VQM_CPU_INLINE [[gnu::always_inline]] inline
+#if VQM_CPU_X86
+// Kernel entry points for AVX2; flatten inlines the whole kernel body, so AVX2-only helpers can be
+// inlined where the caller is an AVX2 function.
+#define VQM_CPU_AVX2 __attribute__((target("avx2"), flatten))
+#endif
+
+namespace vqm::cpu {
+
+// Instruction sets the kernels can use, in increasing order.
+enum class isa : int { baseline = 0, avx2 = 1 };
+
+namespace detail {
+inline std::atomic<int>& isa_limit() noexcept {
+  static std::atomic<int> limit{static_cast<int>(isa::avx2)};
+  return limit;
+}
+}  // namespace detail
+
+// The best instruction set of this machine.
+[[nodiscard]] inline isa detected_isa() noexcept {
+#if VQM_CPU_X86
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2 ? isa::avx2 : isa::baseline;
+#else
+  return isa::baseline;
+#endif
+}
+
+// Caps the instruction set the kernels use (tests run every path); results never depend on it.
+inline void set_max_isa(isa i) noexcept { detail::isa_limit().store(static_cast<int>(i), std::memory_order_relaxed); }
+
+// The instruction set the kernels use now: min(detected, cap).
+[[nodiscard]] inline isa active_isa() noexcept {
+  const int cap = detail::isa_limit().load(std::memory_order_relaxed);
+  const int have = static_cast<int>(detected_isa());
+  return static_cast<isa>(cap < have ? cap : have);
+}
+
+namespace simd {
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+using f4 = float __attribute__((vector_size(16)));
+using d4 = double __attribute__((vector_size(32)));
+using f8 = float __attribute__((vector_size(32)));
+using i8 = std::int32_t __attribute__((vector_size(32)));
+
+template <class V>
+VQM_CPU_INLINE V load(const void* p) noexcept {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class V>
+VQM_CPU_INLINE void store(void* p, V v) noexcept {
+  std::memcpy(p, &v, sizeof v);
+}
+
+#if VQM_CPU_X86 && !defined(__clang__)
+#define VQM_CPU_WIDEN_AVX2 1
+// GCC 12 splits __builtin_convertvector(f4 -> d4) into 128-bit halves; one vcvtps2pd ymm is what we want.
+__attribute__((target("avx2"))) inline d4 widen_avx2(f4 v) noexcept {
+  return reinterpret_cast<d4>(_mm256_cvtps_pd(reinterpret_cast<__m128>(v)));
+}
+#endif
+// f4 -> d4, exact. Avx2: only inside a VQM_CPU_AVX2 kernel.
+template <bool Avx2>
+VQM_CPU_INLINE d4 widen(f4 v) noexcept {
+#ifdef VQM_CPU_WIDEN_AVX2
+  if constexpr (Avx2) return widen_avx2(v);
+#endif
+  return __builtin_convertvector(v, d4);
+}
+VQM_CPU_INLINE f4 narrow(d4 v) noexcept { return __builtin_convertvector(v, f4); }  // round to nearest
+VQM_CPU_INLINE f4 splat4(float v) noexcept { return f4{v, v, v, v}; }
+VQM_CPU_INLINE d4 splat4d(double v) noexcept { return d4{v, v, v, v}; }
+VQM_CPU_INLINE f8 splat8(float v) noexcept { return f8{v, v, v, v, v, v, v, v}; }
+
+// Correctly rounded float square root per lane (SSE is part of every x86-64 target).
+VQM_CPU_INLINE f4 sqrt(f4 v) noexcept {
+#if VQM_CPU_X86
+  return reinterpret_cast<f4>(_mm_sqrt_ps(reinterpret_cast<__m128>(v)));
+#else
+  return f4{__builtin_sqrtf(v[0]), __builtin_sqrtf(v[1]), __builtin_sqrtf(v[2]), __builtin_sqrtf(v[3])};
+#endif
+}
+VQM_CPU_INLINE f8 sqrt(f8 v) noexcept {
+  f4 lo, hi;
+  std::memcpy(&lo, &v, sizeof lo);
+  std::memcpy(&hi, reinterpret_cast<const char*>(&v) + sizeof lo, sizeof hi);
+  lo = sqrt(lo);
+  hi = sqrt(hi);
+  f8 r;
+  std::memcpy(&r, &lo, sizeof lo);
+  std::memcpy(reinterpret_cast<char*>(&r) + sizeof lo, &hi, sizeof hi);
+  return r;
+}
+
+#pragma GCC diagnostic pop
+
+}  // namespace simd
+}  // namespace vqm::cpu

@@ -1,0 +1,187 @@
+// The optimised Cpu kernels against the scalar reference kernels, bit for bit, on random planes of odd
+// sizes with strides wider than the rows, at every bit depth, on every instruction-set path.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu/random_planes.hpp"
+#include "vqm/cpu/float_sse.hpp"
+#include "vqm/cpu/ms_ssim.hpp"
+#include "vqm/cpu/psnr_hvs.hpp"
+#include "vqm/cpu/reference/float_sse.hpp"
+#include "vqm/cpu/reference/ms_ssim.hpp"
+#include "vqm/cpu/reference/psnr_hvs.hpp"
+#include "vqm/cpu/reference/sse.hpp"
+#include "vqm/cpu/reference/ssim.hpp"
+#include "vqm/cpu/simd.hpp"
+#include "vqm/cpu/sse.hpp"
+#include "vqm/cpu/ssim.hpp"
+
+namespace {
+
+using vqm::cpu::isa;
+using vqm::test::content;
+
+template <class T>
+std::string bits(T v) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+  std::uint64_t u = 0;
+  std::memcpy(&u, &v, sizeof v);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g (0x%llx)", static_cast<double>(v), static_cast<unsigned long long>(u));
+  return buf;
+}
+
+// Every instruction-set path this machine can run; the cap is restored afterwards.
+std::vector<isa> paths() {
+  std::vector<isa> p{isa::baseline};
+  if (vqm::cpu::detected_isa() == isa::avx2) p.push_back(isa::avx2);
+  return p;
+}
+struct isa_guard {
+  explicit isa_guard(isa i) { vqm::cpu::set_max_isa(i); }
+  ~isa_guard() { vqm::cpu::set_max_isa(isa::avx2); }
+};
+const char* name(isa i) { return i == isa::avx2 ? "avx2" : "baseline"; }
+
+struct pair_case {
+  vqm::test::random_plane ref, dis;
+  std::string what;
+};
+
+// Odd sizes 1..40 (and a few larger ones for decimation), strides wider than the row, three kinds
+// of content, reproducible.
+std::vector<pair_case> cases(std::uint32_t bit_depth, std::uint32_t min_size, std::uint32_t max_size, int count,
+                             unsigned seed) {
+  std::mt19937 rng(seed + bit_depth);
+  std::uniform_int_distribution<std::uint32_t> size(min_size, max_size), pad(1, 37);
+  std::vector<pair_case> out;
+  for (int i = 0; i < count; ++i) {
+    const std::uint32_t w = i < 40 && min_size <= 1 ? static_cast<std::uint32_t>(i + 1) : size(rng);
+    const std::uint32_t h = size(rng);
+    const auto kind = static_cast<content>(i % 3);
+    auto ref = vqm::test::make_plane(w, h, bit_depth, pad(rng), kind, rng);
+    auto dis = i % 7 == 6 ? ref : vqm::test::distort(ref, bit_depth, 1 + i % 20 * (1 << (bit_depth - 8)), rng);
+    dis.view.data = dis.storage.data();
+    out.push_back({std::move(ref), std::move(dis),
+                   std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bit_depth) + "-bit kind " +
+                       std::to_string(i % 3) + (i % 7 == 6 ? " identical" : "")});
+  }
+  return out;
+}
+
+void expect_same(const vqm::ssim_partials& a, const vqm::ssim_partials& b, const std::string& what) {
+  EXPECT_EQ(bits(a.ssim), bits(b.ssim)) << what;
+  EXPECT_EQ(bits(a.l), bits(b.l)) << what;
+  EXPECT_EQ(bits(a.c), bits(b.c)) << what;
+  EXPECT_EQ(bits(a.s), bits(b.s)) << what;
+}
+
+constexpr std::uint32_t all_depths[] = {8, 10, 12, 16};
+
+TEST(CpuKernels, SseMatchesReference) {
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : {8u, 9u, 10u, 12u, 15u, 16u})
+      for (auto& c : cases(bpc, 1, 80, 60, 1)) {
+        EXPECT_EQ(vqm::cpu::sse_plane(c.ref.view, c.dis.view, bpc), vqm::cpu::reference::sse_plane(c.ref.view, c.dis.view, bpc))
+            << c.what << " on " << name(path);
+      }
+  }
+}
+
+TEST(CpuKernels, SseOfExtremesIsExact) {
+  // Every sample at maximum distance: the 32-bit lane sums must be widened in time.
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : {8u, 12u, 16u}) {
+      const std::uint32_t w = 4099, h = 3, maxv = (1u << bpc) - 1;
+      std::mt19937 rng(7);
+      auto a = vqm::test::make_plane(w, h, bpc, 5, content::flat, rng);
+      auto b = a;
+      const std::size_t bps = bpc > 8 ? 2 : 1;
+      for (std::uint32_t y = 0; y < h; ++y)
+        for (std::uint32_t x = 0; x < w; ++x) {
+          std::byte* pa = a.storage.data() + y * a.view.stride + x * bps;
+          std::byte* pb = b.storage.data() + y * b.view.stride + x * bps;
+          const std::uint16_t va = static_cast<std::uint16_t>((x + y) % 2 ? maxv : 0), vb = static_cast<std::uint16_t>(maxv - va);
+          if (bps == 2) {
+            std::memcpy(pa, &va, 2);
+            std::memcpy(pb, &vb, 2);
+          } else {
+            *pa = static_cast<std::byte>(va);
+            *pb = static_cast<std::byte>(vb);
+          }
+        }
+      b.view.data = b.storage.data();
+      EXPECT_EQ(vqm::cpu::sse_plane(a.view, b.view, bpc), std::uint64_t{maxv} * maxv * w * h) << bpc << " on " << name(path);
+    }
+  }
+}
+
+TEST(CpuKernels, FloatSseMatchesReference) {
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : all_depths)
+      for (auto& c : cases(bpc, 1, 60, 40, 2))
+        EXPECT_EQ(bits(vqm::cpu::float_sse(c.ref.view, c.dis.view, bpc)),
+                  bits(vqm::cpu::reference::float_sse(c.ref.view, c.dis.view, bpc)))
+            << c.what << " on " << name(path);
+  }
+}
+
+TEST(CpuKernels, SsimMatchesReferenceAtScaleOne) {
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : all_depths)
+      for (auto& c : cases(bpc, 1, 40, 60, 3))
+        expect_same(vqm::cpu::ssim(c.ref.view, c.dis.view, bpc, 1), vqm::cpu::reference::ssim(c.ref.view, c.dis.view, bpc, 1),
+                    c.what + " on " + name(path));
+  }
+}
+
+TEST(CpuKernels, SsimMatchesReferenceWithBoxDecimation) {
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : all_depths)
+      for (std::uint32_t scale = 2; scale <= 7; ++scale)
+        for (auto& c : cases(bpc, 11 * scale - 2, 11 * scale + 60, 8, 4 + scale))
+          expect_same(vqm::cpu::ssim(c.ref.view, c.dis.view, bpc, scale),
+                      vqm::cpu::reference::ssim(c.ref.view, c.dis.view, bpc, scale),
+                      c.what + " scale " + std::to_string(scale) + " on " + name(path));
+  }
+}
+
+TEST(CpuKernels, MsSsimMatchesReference) {
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : all_depths) {
+      auto small = cases(bpc, 1, 40, 45, 5);
+      auto large = cases(bpc, 170, 230, 3, 6);  // all five levels have a valid map
+      for (auto* set : {&small, &large})
+        for (auto& c : *set) {
+          const auto got = vqm::cpu::ms_ssim(c.ref.view, c.dis.view, bpc);
+          const auto want = vqm::cpu::reference::ms_ssim(c.ref.view, c.dis.view, bpc);
+          for (int k = 0; k < vqm::ms_ssim_scales; ++k)
+            expect_same(got.level[k], want.level[k], c.what + " level " + std::to_string(k) + " on " + name(path));
+        }
+    }
+  }
+}
+
+TEST(CpuKernels, PsnrHvsMatchesReference) {
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : {8u, 9u, 10u, 11u, 12u})
+      for (auto& c : cases(bpc, 1, 90, 70, 7))
+        for (int plane = 0; plane < 3; ++plane)
+          EXPECT_EQ(bits(vqm::cpu::psnr_hvs_plane(c.ref.view, c.dis.view, bpc, plane)),
+                    bits(vqm::cpu::reference::psnr_hvs_plane(c.ref.view, c.dis.view, bpc, plane)))
+              << c.what << " plane " << plane << " on " << name(path);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,81 @@
+// Results do not depend on the Cpu backend's thread count: the scorer with depth = threads gives the
+// same bits as one thread, frame by frame and in the aggregates.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cpu/synthetic.hpp"
+#include "vqm/cpu.hpp"
+
+namespace {
+
+struct run_output {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> frames;
+  std::vector<std::pair<std::string, double>> aggregates;
+};
+
+run_output score(unsigned threads, const std::vector<vqm::picture>& refs, const std::vector<vqm::picture>& dists) {
+  vqm::Cpu cpu(threads);
+  EXPECT_EQ(cpu.threads(), threads);
+  const auto& f = refs.front().format();
+  std::vector<vqm::any_metric<vqm::Cpu>> metrics;
+  metrics.push_back(vqm::make_metric<vqm::Cpu>("psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}, f));
+  metrics.push_back(vqm::make_metric<vqm::Cpu>("float_psnr", {}, f));
+  metrics.push_back(vqm::make_metric<vqm::Cpu>("float_ssim", {{"enable_lcs", "true"}}, f));
+  metrics.push_back(vqm::make_metric<vqm::Cpu>("float_ms_ssim", {{"enable_lcs", "true"}}, f));
+  metrics.push_back(vqm::make_metric<vqm::Cpu>("psnr_hvs", {}, f));
+  vqm::scorer<vqm::Cpu> s(cpu, std::move(metrics), vqm::compat::none, threads);
+  run_output out;
+  out.names = s.names();
+  auto take = [&](const vqm::frame_result& r) {
+    EXPECT_EQ(r.index, out.frames.size()) << "results must come back in frame order";
+    out.frames.push_back(r.values);
+  };
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    if (auto r = s.push(refs[i], dists[i])) take(*r);
+  while (auto r = s.pop()) take(*r);
+  out.aggregates = s.aggregate();
+  return out;
+}
+
+TEST(CpuThreads, ResultsDoNotDependOnThreadCount) {
+  const vqm::picture_format f{333, 197, vqm::chroma_format::yuv420, 8};
+  std::vector<vqm::picture> refs, dists;
+  for (std::uint32_t i = 0; i < 9; ++i) {
+    refs.push_back(vqm::test::synthetic_picture(f, i, false));
+    dists.push_back(vqm::test::synthetic_picture(f, i, true));
+  }
+  const auto one = score(1, refs, dists);
+  ASSERT_EQ(one.frames.size(), refs.size());
+  // Frames differ from each other, so a mix-up between frames would show.
+  EXPECT_NE(one.frames[0], one.frames[1]);
+  for (unsigned threads : {2u, 3u, 4u}) {
+    const auto many = score(threads, refs, dists);
+    ASSERT_EQ(many.names, one.names);
+    ASSERT_EQ(many.frames.size(), one.frames.size());
+    for (std::size_t i = 0; i < one.frames.size(); ++i)
+      for (std::size_t k = 0; k < one.names.size(); ++k)
+        EXPECT_EQ(std::memcmp(&many.frames[i][k], &one.frames[i][k], sizeof(double)), 0)
+            << threads << " threads, frame " << i << ", " << one.names[k] << ": " << many.frames[i][k] << " vs "
+            << one.frames[i][k];
+    ASSERT_EQ(many.aggregates.size(), one.aggregates.size());
+    for (std::size_t k = 0; k < one.aggregates.size(); ++k) {
+      EXPECT_EQ(many.aggregates[k].first, one.aggregates[k].first);
+      EXPECT_EQ(std::memcmp(&many.aggregates[k].second, &one.aggregates[k].second, sizeof(double)), 0)
+          << threads << " threads, " << one.aggregates[k].first;
+    }
+  }
+}
+
+TEST(CpuThreads, MismatchedPicturesAreRefusedWithThreads) {
+  // A frame whose pictures do not match is refused at begin_frame, before any worker runs.
+  vqm::Cpu cpu(2);
+  const auto a = vqm::test::synthetic_picture({64, 64, vqm::chroma_format::yuv420, 8}, 0, false);
+  const auto b = vqm::test::synthetic_picture({64, 48, vqm::chroma_format::yuv420, 8}, 0, false);
+  EXPECT_THROW((void)cpu.begin_frame(a, b), vqm::error);
+}
+
+}  // namespace
