@@ -1,0 +1,122 @@
+// Shared helpers of the Vulkan tests: one context per test program, a skip when no device exists.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "vqm/vulkan/context.hpp"
+
+namespace vqm::test {
+
+// The process-wide test context, or null when this machine has no usable Vulkan device (with `why`).
+inline std::shared_ptr<vulkan::context> vk_context(std::string* why = nullptr) {
+  static std::string reason;
+  static std::shared_ptr<vulkan::context> ctx = [] {
+    std::shared_ptr<vulkan::context> c;
+    if (!vulkan::available(&reason)) return c;
+    c = std::make_shared<vulkan::context>();
+    return c;
+  }();
+  if (why) *why = reason;
+  return ctx;
+}
+
+}  // namespace vqm::test
+
+// Skips the test (saying why) only when no Vulkan device exists.
+#define VQM_REQUIRE_VULKAN(ctx_var)                                                  \
+  std::string vqm_why_;                                                              \
+  auto ctx_var = ::vqm::test::vk_context(&vqm_why_);                                 \
+  if (!ctx_var) GTEST_SKIP() << "no Vulkan device on this machine: " << vqm_why_
+
+// ---- reference data (tests/data/reference/*.json) and fixtures ----------------------------------------
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "vqm/io/y4m.hpp"
+#include "vqm/picture.hpp"
+
+namespace vqm::test {
+
+inline std::string reference_dir() { return std::string(VQM_TEST_DATA_DIR) + "/reference"; }
+inline std::string fixture(const std::string& name) { return std::string(VQM_FIXTURE_DIR) + "/" + name; }
+
+inline nlohmann::json load_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+inline std::vector<std::string> reference_pairs() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(reference_dir()))
+    if (e.path().extension() == ".json" && e.path().stem() != "manifest") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  // VQM_TEST_PAIRS=a,b,... restricts a run to those pairs (for debugging; CI leaves it unset).
+  if (const char* only = std::getenv("VQM_TEST_PAIRS"); only && *only) {
+    const std::string list = std::string(",") + only + ",";
+    std::erase_if(out, [&](const std::string& p) { return list.find("," + p + ",") == std::string::npos; });
+  }
+  return out;
+}
+
+inline double to_double(const nlohmann::json& v) {
+  if (v.is_string()) {
+    const auto s = v.get<std::string>();
+    if (s == "inf") return INFINITY;
+    if (s == "-inf") return -INFINITY;
+    if (s == "nan") return NAN;
+    throw std::runtime_error("unexpected value string '" + s + "'");
+  }
+  return v.get<double>();
+}
+
+// Bit-level agreement: NaN equals NaN, the sign of zero counts.
+inline bool same(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
+// |a − b|, 0 for equal infinities / both NaN, +inf for a mismatch of kind.
+inline double abs_diff(double a, double b) {
+  if (same(a, b)) return 0.0;
+  if (!std::isfinite(a) || !std::isfinite(b)) return INFINITY;
+  return std::fabs(a - b);
+}
+
+inline std::vector<picture> read_all(const std::string& path) {
+  io::y4m_reader r(path);
+  std::vector<picture> frames;
+  for (picture p; r.read(p);) frames.push_back(std::move(p));
+  return frames;
+}
+
+// The frames of a reference pair, read once per test program.
+inline const std::pair<std::vector<picture>, std::vector<picture>>& frames_of(const nlohmann::json& j) {
+  static std::map<std::string, std::pair<std::vector<picture>, std::vector<picture>>> cache;
+  const auto pair = j.at("pair").get<std::string>();
+  auto it = cache.find(pair);
+  if (it == cache.end())
+    it = cache.emplace(pair, std::pair{read_all(fixture(j.at("reference").at("file").get<std::string>())),
+                                       read_all(fixture(j.at("distorted").at("file").get<std::string>()))})
+             .first;
+  return it->second;
+}
+
+// "--feature psnr=enable_mse=true:min_sse=0.5" -> {"psnr", "enable_mse=true:min_sse=0.5"}
+inline std::pair<std::string, std::string> split_feature_args(std::string args) {
+  const std::string prefix = "--feature ";
+  if (args.starts_with(prefix)) args = args.substr(prefix.size());
+  const auto eq = args.find('=');
+  if (eq == std::string::npos) return {args, ""};
+  return {args.substr(0, eq), args.substr(eq + 1)};
+}
+
+}  // namespace vqm::test
