@@ -81,9 +81,10 @@ void BM_contract_check(benchmark::State& s, kind k) {
 std::size_t concurrent_scale() { return std::max(1u, bench_cores() / 2); }
 
 #ifdef VQM_LPF_BENCH_VULKAN
-// One backend per lane mapping, both on one context.
+// One backend per lane mapping, both on one context; released at the end of main() (drivers may be
+// torn down before static destructors run).
+std::optional<vulkan_backend> g[2];
 vulkan_backend* gpu(lane_mapping m = lane_mapping::edge_major) {
-  static std::optional<vulkan_backend> g[2];
   static bool tried = false;
   if (!tried) {
     tried = true;
@@ -214,4 +215,14 @@ const int registered = register_all();
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+#ifdef VQM_LPF_BENCH_VULKAN
+  g[1].reset();
+  g[0].reset();
+#endif
+  return 0;
+}

@@ -10,22 +10,28 @@
 using namespace vqm::lpf;
 
 namespace {
-// One device for the whole suite. Skips only when no Vulkan device exists at all.
+// One device for the whole suite, released by a test environment before main() returns: drivers (NVIDIA's)
+// may already be torn down when static destructors run. Skips only when no Vulkan device exists at all.
+std::unique_ptr<vulkan_backend> g_backend;
+struct release_backend : ::testing::Environment {
+  void TearDown() override { g_backend.reset(); }
+};
+const auto* const g_release = ::testing::AddGlobalTestEnvironment(new release_backend);
+
 vulkan_backend* gpu() {
-  static std::unique_ptr<vulkan_backend> b;
   static std::string why;
   static bool tried = false;
   if (!tried) {
     tried = true;
     try {
-      b = std::make_unique<vulkan_backend>();
+      g_backend = std::make_unique<vulkan_backend>();
     } catch (const vqm::error& e) {
       if (e.code() != vqm::errc::backend_unavailable) throw;
       why = e.what();
     }
   }
-  if (!b) std::fprintf(stderr, "SKIP reason: no usable Vulkan device: %s\n", why.c_str());
-  return b.get();
+  if (!g_backend) std::fprintf(stderr, "SKIP reason: no usable Vulkan device: %s\n", why.c_str());
+  return g_backend.get();
 }
 #define VQM_REQUIRE_GPU()                                                      \
   vulkan_backend* g = gpu();                                                   \
