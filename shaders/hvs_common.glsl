@@ -80,3 +80,44 @@ int hvs_binade_base(double est) {
 }
 
 bool hvs_binade_valid(int e) { return e >= 1 && e <= 254; }
+
+// The table of a parent run for binade base `e_parent` from its children's tables (nodes c0..c1-1,
+// already written): for each of the 3 binades E, the children's Q_E composed in order. A child that lacks
+// binade E (or is flagged serial) makes the parent's Q_E saturated: it only costs a descent in the walk,
+// never a wrong jump, since every composed Q is the exact one. All-zero children are the identity.
+// Needs `tables[]` declared by the including shader (HVS_TABLES_DECLARED).
+#ifdef HVS_TABLES_DECLARED
+void hvs_parent_table(uint node, uint c0, uint c1) {
+  int e_parent = int(tables[c0 * HVS_TABLE_WORDS]);
+  uvec2 acc[3] = uvec2[3](uvec2(0u), uvec2(0u), uvec2(0u));
+  bool bad[3] = bool[3](false, false, false);
+  uint f = HVS_ALL_ZERO;
+  for (uint i = c0; i < c1; ++i) {
+    uint w = i * HVS_TABLE_WORDS;
+    uint fi = tables[w + 1u];
+    f = hvs_merge_flags(f, fi);
+    if ((fi & HVS_ALL_ZERO) != 0u) continue;
+    int ei = int(tables[w]);
+    for (int c = 0; c < 3; ++c) {
+      int idx = e_parent + c - ei;
+      if (ei == HVS_NO_BINADE || idx < 0 || idx > 2) {
+        bad[c] = true;
+      } else {
+        acc[c] = hvs_compose(acc[c], uvec2(tables[w + 2u + 2u * uint(idx)], tables[w + 3u + 2u * uint(idx)]));
+      }
+    }
+  }
+  uint w = node * HVS_TABLE_WORDS;
+  tables[w] = uint(e_parent);
+  tables[w + 1u] = f;
+  for (int c = 0; c < 3; ++c) {
+    uvec2 q = acc[c];
+    if (bad[c] || e_parent == HVS_NO_BINADE || !hvs_binade_valid(e_parent + c) || (f & HVS_SERIAL) != 0u) q = uvec2(HVS_SAT);
+    tables[w + 2u + 2u * uint(c)] = q.x;
+    tables[w + 3u + 2u * uint(c)] = q.y;
+  }
+}
+#endif
+
+// Level-1 groups (16 blocks, the tables dispatch's workgroups) of plane p: first group index and count.
+uint hvs_groups(uint nb) { return (nb + HVS_FAN - 1u) / HVS_FAN; }

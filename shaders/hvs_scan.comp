@@ -1,37 +1,37 @@
 #version 450
-// Exclusive prefix of the per-block double sums, per plane (one workgroup each), in place. The prefixes
-// only pick the binades the run tables are built for: any rounding here changes speed, never results.
+// Exclusive prefix of the level-1 group sums (16 blocks each, from hvs_terms), per plane (one workgroup
+// each), in place. The prefixes only pick the binades the run tables are built for: any rounding here
+// changes speed, never results.
 #extension GL_GOOGLE_include_directive : require
 #include "hvs_common.glsl"
 
 layout(local_size_x = 256) in;
 HVS_PARAMS_BLOCK(0);
-layout(std430, set = 0, binding = 1) buffer bsum_buf { double block_sum[]; };
+layout(std430, set = 0, binding = 1) buffer gsum_buf { double group_sum[]; };
 
 shared double part[256];
 
 void main() {
   uint p = gl_WorkGroupID.x, t = gl_LocalInvocationID.x;
-  uint nb = plane[p].bx * plane[p].by, base = plane[p].block_offset;
-  uint seg = (nb + 255u) / 256u;
-  uint b0 = min(nb, t * seg), b1 = min(nb, b0 + seg);
+  uint base = 0u;
+  for (uint q = 0u; q < p; ++q) base += hvs_groups(plane[q].bx * plane[q].by);
+  uint n = hvs_groups(plane[p].bx * plane[p].by);
+  uint seg = (n + 255u) / 256u;
+  uint b0 = min(n, t * seg), b1 = min(n, b0 + seg);
   double acc = 0.0LF;
-  for (uint b = b0; b < b1; ++b) acc += block_sum[base + b];
+  for (uint b = b0; b < b1; ++b) acc += group_sum[base + b];
   part[t] = acc;
   barrier();
-  if (t == 0u) {
-    double run = 0.0LF;
-    for (uint i = 0u; i < 256u; ++i) {
-      double v = part[i];
-      part[i] = run;
-      run += v;
-    }
+  for (uint off = 1u; off < 256u; off <<= 1) {  // inclusive Hillis–Steele scan of the segment sums
+    double v = t >= off ? part[t - off] : 0.0LF;
+    barrier();
+    part[t] += v;
+    barrier();
   }
-  barrier();
-  acc = part[t];
+  acc = t == 0u ? 0.0LF : part[t - 1u];
   for (uint b = b0; b < b1; ++b) {
-    double v = block_sum[base + b];
-    block_sum[base + b] = acc;
+    double v = group_sum[base + b];
+    group_sum[base + b] = acc;
     acc += v;
   }
 }

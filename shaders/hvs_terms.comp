@@ -1,16 +1,29 @@
 #version 450
-// PSNR-HVS terms (SPEC §6.5): one invocation per 8x8 block of any plane; writes the block's 64 terms e·e in
-// coefficient raster order at term index 64·(global block) and the block's double sum (a scan estimate).
-// Every float op is binary32 and `precise` (no contraction); the two operations Vulkan does not round
-// correctly (division, sqrt) are corrected to the correctly rounded binary32 result.
+// PSNR-HVS terms (SPEC §6.5), cooperatively: a workgroup of 256 invocations handles one level-1 group of 16
+// blocks of a plane, 16 lanes per block (8 per picture, one per column). Writes the block's 64 terms e·e in
+// coefficient raster order at term index 64·(global block), the block's double sum and the group's (scan
+// estimates: any order will do). Every float
+// op is binary32 and `precise` (no contraction), and every serial float sum keeps libvmaf's order (one lane
+// runs it); the two operations Vulkan does not round correctly (division, sqrt) are corrected to the
+// correctly rounded binary32 result.
 #extension GL_GOOGLE_include_directive : require
 #include "hvs_common.glsl"
 
-layout(local_size_x = 64) in;
+#define HVS_BLOCKS 16u
+layout(local_size_x = 256) in;
 HVS_PARAMS_BLOCK(0);
-layout(std430, set = 0, binding = 1) readonly buffer frame_buf { uint frame[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer terms_buf { float terms[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer bsum_buf { double block_sum[]; };
+layout(std430, set = 0, binding = 1) readonly buffer ref_buf { uint ref_words[]; };
+layout(std430, set = 0, binding = 2) readonly buffer dis_buf { uint dis_words[]; };
+layout(std430, set = 0, binding = 3) writeonly buffer terms_buf { float terms[]; };
+layout(std430, set = 0, binding = 4) writeonly buffer bsum_buf { double block_sum[]; };
+layout(std430, set = 0, binding = 5) writeonly buffer gsum_buf { double group_sum[]; };
+// Where the planes lie in the two bound buffers (bytes): read in place, no copy.
+layout(push_constant) uniform push_block {
+  uint ref_byte[3];
+  uint dis_byte[3];
+  uint ref_stride[3];
+  uint dis_stride[3];
+};
 
 float next_up(float x) { return uintBitsToFloat(floatBitsToUint(x) + 1u); }    // x >= 0, finite
 float next_down(float x) { return uintBitsToFloat(floatBitsToUint(x) - 1u); }  // x > 0
@@ -51,8 +64,8 @@ float sqrt_rn(float x) {
   return r;
 }
 
-int sample_at(uint byte_off) {
-  uint w = frame[byte_off >> 2];
+int sample_at(uint pic, uint byte_off) {
+  uint w = pic == 0u ? ref_words[byte_off >> 2] : dis_words[byte_off >> 2];
   if (bytes_per_sample == 1u) return int((w >> ((byte_off & 3u) * 8u)) & 0xffu);
   return int((w >> ((byte_off & 2u) * 8u)) & 0xffffu);
 }
@@ -76,99 +89,132 @@ void fdct8(inout int x[8]) {
   x[0] = t0; x[1] = t1; x[2] = t2; x[3] = t3; x[4] = t4; x[5] = t5; x[6] = t6; x[7] = t7;
 }
 
-// In place: v[r*8 + c] samples -> out[u*8 + v] coefficients (columns first, then rows of Z; SPEC §6.4).
-void fdct8x8(inout int v[64]) {
-  int z[64];
-  int col[8];
-  for (int c = 0; c < 8; ++c) {
-    for (int r = 0; r < 8; ++r) col[r] = v[r * 8 + c];
-    fdct8(col);
-    for (int k = 0; k < 8; ++k) z[c * 8 + k] = col[k];
-  }
-  for (int c = 0; c < 8; ++c) {
-    for (int r = 0; r < 8; ++r) col[r] = z[r * 8 + c];
-    fdct8(col);
-    for (int k = 0; k < 8; ++k) v[c * 8 + k] = col[k];
-  }
-}
-
-// Steps 1–4 of SPEC §6.5 on samples: the variance ratio.
-float variance_ratio(int v[64]) {
-  precise float g = 0.0, q0 = 0.0, q1 = 0.0, q2 = 0.0, q3 = 0.0;
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) {
-      precise float x = float(v[i * 8 + j]);
-      g = g + x;
-      if (i < 4) { if (j < 4) q0 = q0 + x; else q2 = q2 + x; }
-      else { if (j < 4) q1 = q1 + x; else q3 = q3 + x; }
-    }
-  g = g * 0.015625;  // /64 and /16 are exact power-of-two scalings
-  q0 = q0 * 0.0625; q1 = q1 * 0.0625; q2 = q2 * 0.0625; q3 = q3 * 0.0625;
-  precise float var = 0.0, v0 = 0.0, v1 = 0.0, v2 = 0.0, v3 = 0.0;
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) {
-      precise float x = float(v[i * 8 + j]);
-      precise float dg = x - g;
-      var = var + dg * dg;
-      if (i < 4) {
-        if (j < 4) { precise float d = x - q0; v0 = v0 + d * d; }
-        else { precise float d = x - q2; v2 = v2 + d * d; }
-      } else {
-        if (j < 4) { precise float d = x - q1; v1 = v1 + d * d; }
-        else { precise float d = x - q3; v3 = v3 + d * d; }
-      }
-    }
-  var = var * k63;
-  v0 = v0 * k15; v1 = v1 * k15; v2 = v2 * k15; v3 = v3 * k15;
-  precise float num = ((v0 + v1) + v2) + v3;
-  if (var > 0.0) var = div_rn(num, var);
-  return var;
-}
-
-// Steps 6–7: the mask from the coefficients and the variance ratio.
-float block_mask(int d[64], float vr, uint p) {
-  precise float e = 0.0;
-  for (int k = 1; k < 64; ++k) {
-    precise float sq = float(d[k] * d[k]);
-    e = e + sq * mask[p * 64u + uint(k)];
-  }
-  precise float ev = e * vr;
-  precise float m = sqrt_rn(ev) * 0.03125;
-  return m;
-}
+shared int smp[HVS_BLOCKS][2][64];   // samples, then (after the row pass) DCT coefficients
+shared int zt[HVS_BLOCKS][2][64];    // column-pass output
+shared float prod[HVS_BLOCKS][2][64];  // f32(d²)·mask[k], rounded per element as in libvmaf's loop
+shared float vquad[HVS_BLOCKS][2][4];
+shared float bmask[HVS_BLOCKS][2];
+shared double psum[HVS_BLOCKS][16];
+shared double bsum[HVS_BLOCKS];
 
 void main() {
-  uint g = gl_GlobalInvocationID.x;
-  if (g >= total_blocks) return;
-  uint p = g < plane[1].block_offset ? 0u : (g < plane[2].block_offset ? 1u : 2u);
-  uint local = g - plane[p].block_offset;
-  uint by = local / plane[p].bx, bx = local - by * plane[p].bx;
-  uint x0 = bx * 7u, y0 = by * 7u;
-  int a[64], b[64];
-  for (uint i = 0u; i < 8u; ++i)
-    for (uint j = 0u; j < 8u; ++j) {
-      uint off = (y0 + i) * plane[p].stride + (x0 + j) * bytes_per_sample;
-      a[i * 8u + j] = sample_at(plane[p].ref_byte + off);
-      b[i * 8u + j] = sample_at(plane[p].dis_byte + off);
+  uint t = gl_LocalInvocationID.x;
+  uint blk = t >> 4, lane = t & 15u, pic = lane >> 3, c = lane & 7u;
+  uint wg = gl_WorkGroupID.x, p = 0u, grp = wg;
+  uint g0 = hvs_groups(plane[0].bx * plane[0].by), g1 = hvs_groups(plane[1].bx * plane[1].by);
+  if (grp >= g0) {
+    grp -= g0;
+    p = 1u;
+    if (grp >= g1) {
+      grp -= g1;
+      p = 2u;
     }
-  float va = variance_ratio(a), vb = variance_ratio(b);
-  fdct8x8(a);
-  fdct8x8(b);
-  float ma = block_mask(a, va, p), mb = block_mask(b, vb, p);
-  float m = mb > ma ? mb : ma;
-  precise double sum = 0.0LF;
-  uint base = g * 64u;
-  for (int k = 0; k < 64; ++k) {
-    int diff = a[k] - b[k];
-    precise float err = float(diff < 0 ? -diff : diff);
-    if (k != 0) {
-      float t = div_rn(m, mask[p * 64u + uint(k)]);
-      err = err < t ? 0.0 : err - t;
-    }
-    precise float e = err * csf[p * 64u + uint(k)];
-    precise float tt = e * e;
-    terms[base + uint(k)] = tt;
-    sum += double(tt);
   }
-  block_sum[g] = sum;
+  uint lb = grp * HVS_BLOCKS + blk;
+  bool valid = lb < plane[p].bx * plane[p].by;
+  uint g = plane[p].block_offset + lb;
+
+  // Load column c of the block and run the column pass of the 2-D DCT (SPEC §6.4) in registers.
+  int col[8];
+  if (valid) {
+    uint by = lb / plane[p].bx, bx = lb - by * plane[p].bx;
+    uint stride = pic == 0u ? ref_stride[p] : dis_stride[p];
+    uint base = (pic == 0u ? ref_byte[p] : dis_byte[p]) + (by * 7u) * stride + (bx * 7u + c) * bytes_per_sample;
+    for (uint r = 0u; r < 8u; ++r) {
+      col[r] = sample_at(pic, base + r * stride);
+      smp[blk][pic][r * 8u + c] = col[r];
+    }
+  } else {
+    for (uint r = 0u; r < 8u; ++r) col[r] = 0;
+  }
+  fdct8(col);  // column c of the samples -> z[c*8 + k]
+  for (uint k = 0u; k < 8u; ++k) zt[blk][pic][c * 8u + k] = col[k];
+  barrier();
+
+  // Steps 1–4 of SPEC §6.5: lane 0 the whole-block variance, lanes 1–4 the quadrant variances, each in
+  // libvmaf's raster order (the sums of samples are integers < 2^24: exact in any order).
+  precise float var = 0.0;
+  if (valid && c == 0u) {
+    precise float gm = 0.0;
+    for (uint i = 0u; i < 64u; ++i) gm = gm + float(smp[blk][pic][i]);
+    gm = gm * 0.015625;
+    for (uint i = 0u; i < 64u; ++i) {
+      precise float dg = float(smp[blk][pic][i]) - gm;
+      var = var + dg * dg;
+    }
+    var = var * k63;
+  } else if (valid && c <= 4u) {
+    // quadrant c-1: q0 = (i<4, j<4), q1 = (i>=4, j<4), q2 = (i<4, j>=4), q3 = (i>=4, j>=4)
+    uint qd = c - 1u, i0 = (qd & 1u) * 4u, j0 = (qd >> 1) * 4u;
+    precise float qm = 0.0;
+    for (uint i = i0; i < i0 + 4u; ++i)
+      for (uint j = j0; j < j0 + 4u; ++j) qm = qm + float(smp[blk][pic][i * 8u + j]);
+    qm = qm * 0.0625;
+    precise float v = 0.0;
+    for (uint i = i0; i < i0 + 4u; ++i)
+      for (uint j = j0; j < j0 + 4u; ++j) {
+        precise float d = float(smp[blk][pic][i * 8u + j]) - qm;
+        v = v + d * d;
+      }
+    vquad[blk][pic][qd] = v * k15;
+  }
+  barrier();
+
+  // Row pass: lane c takes column c of z and writes coefficients v[c*8 + k]; then the mask products.
+  for (uint r = 0u; r < 8u; ++r) col[r] = zt[blk][pic][r * 8u + c];
+  fdct8(col);
+  for (uint k = 0u; k < 8u; ++k) {
+    uint idx = c * 8u + k;
+    smp[blk][pic][idx] = col[k];
+    precise float sq = float(col[k] * col[k]);
+    precise float pr = sq * mask[p * 64u + idx];
+    prod[blk][pic][idx] = pr;
+  }
+  barrier();
+
+  // Steps 6–7 on lane 0 of each picture: variance ratio, then the serial mask sum over k = 1..63.
+  if (valid && c == 0u) {
+    precise float num = ((vquad[blk][pic][0] + vquad[blk][pic][1]) + vquad[blk][pic][2]) + vquad[blk][pic][3];
+    if (var > 0.0) var = div_rn(num, var);
+    precise float e = 0.0;
+    for (uint k = 1u; k < 64u; ++k) e = e + prod[blk][pic][k];
+    precise float ev = e * var;
+    precise float m = sqrt_rn(ev) * 0.03125;
+    bmask[blk][pic] = m;
+  }
+  barrier();
+
+  // The 64 terms, 4 per lane.
+  precise double part = 0.0LF;
+  if (valid) {
+    float ma = bmask[blk][0], mb = bmask[blk][1];
+    float m = mb > ma ? mb : ma;
+    for (uint j = 0u; j < 4u; ++j) {
+      uint k = lane + 16u * j;
+      int diff = smp[blk][0][k] - smp[blk][1][k];
+      precise float err = float(diff < 0 ? -diff : diff);
+      if (k != 0u) {
+        float th = div_rn(m, mask[p * 64u + k]);
+        err = err < th ? 0.0 : err - th;
+      }
+      precise float e = err * csf[p * 64u + k];
+      precise float tt = e * e;
+      terms[g * 64u + k] = tt;
+      part += double(tt);
+    }
+  }
+  psum[blk][lane] = part;
+  barrier();
+  if (lane == 0u) {
+    double s = 0.0LF;
+    for (uint i = 0u; i < 16u; ++i) s += psum[blk][i];
+    if (valid) block_sum[g] = s;
+    bsum[blk] = s;  // 0 for blocks past the plane's end
+  }
+  barrier();
+  if (t == 0u) {
+    double s = 0.0LF;
+    for (uint i = 0u; i < HVS_BLOCKS; ++i) s += bsum[i];
+    group_sum[wg] = s;
+  }
 }

@@ -1,12 +1,16 @@
 // Vulkan backend throughput (Google Benchmark): 1080p 8-bit 4:2:0 frames from host memory (the astronaut
 // fixture mirror-tiled), fps per metric and all five together (counter "fps"), the host->device upload
-// alone, and start-up to the first frame with a cold and a warm pipeline cache.
+// alone (per number of host copy threads) and the host memcpy bound, and start-up to the first frame with a
+// cold and a warm pipeline cache, split into its phases (counters, ms; teardown reported, not counted).
 //
 //   vqm_bench_vulkan [--benchmark_filter=...]    (VQM_BENCH_GPU=N picks the device, default: best)
+//   VQM_VULKAN_PROFILE=1: per-stage GPU times on stderr (serialises frames: not for fps).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -37,8 +41,13 @@ vulkan::context_options bench_options() {
   return o;
 }
 
+const std::shared_ptr<vulkan::context>& shared_context() {
+  static const auto ctx = std::make_shared<vulkan::context>(bench_options());
+  return ctx;
+}
+
 Vulkan& backend() {
-  static Vulkan v(bench_options());
+  static Vulkan v(shared_context());
   return v;
 }
 
@@ -77,9 +86,12 @@ void BM_float_ms_ssim(benchmark::State& s) { run_stream(s, {"float_ms_ssim"}); }
 void BM_psnr_hvs(benchmark::State& s) { run_stream(s, {"psnr_hvs"}); }
 void BM_all_five(benchmark::State& s) { run_stream(s, {"psnr", "float_psnr", "float_ssim", "float_ms_ssim", "psnr_hvs"}); }
 
-// Host memcpy into the upload buffers + the device copy of all three planes of both pictures, no kernel.
+// Host memcpy into the upload buffers (state.range(0) copy threads) + the device copy of all three planes
+// of both pictures, no kernel.
 void BM_upload_only(benchmark::State& state) {
-  auto& v = backend();
+  ::setenv("VQM_VULKAN_COPY_THREADS", std::to_string(state.range(0)).c_str(), 1);
+  Vulkan v(shared_context());
+  ::unsetenv("VQM_VULKAN_COPY_THREADS");
   const auto& frames = frames_1080p();
   std::vector<Vulkan::frame> ring(v.frames_in_flight() + 1);
   std::size_t i = 0;
@@ -98,24 +110,70 @@ void BM_upload_only(benchmark::State& state) {
   state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// The host side alone: one thread's memcpy of a pair into ordinary (cached) host memory.
+void BM_host_memcpy(benchmark::State& state) {
+  const auto& frames = frames_1080p();
+  const std::size_t n = frames.front().ref.bytes().size();
+  std::vector<std::byte> dst(2 * n);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& p = frames[i++ % frames.size()];
+    std::memcpy(dst.data(), p.ref.bytes().data(), n);
+    std::memcpy(dst.data() + n, p.dis.bytes().data(), n);
+    benchmark::DoNotOptimize(dst.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(2.0 * static_cast<double>(n) * static_cast<double>(state.iterations())));
+  state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 // Context + backend creation and one 1080p frame of all five metrics, with the pipeline cache in a
-// fresh directory (cold) or one a previous run populated (warm).
+// fresh directory (cold) or one a previous run populated (warm). The time is creation + first frame;
+// the counters split it (ms): the driver's instance / device creation, the rest of the context, the
+// backend, the first frame's recording (per-format resources and pipelines) and its GPU work + wait;
+// teardown (device wait, pipeline-cache save, destruction) is reported but not counted.
 void startup(benchmark::State& state, bool warm) {
   namespace fs = std::filesystem;
+  using clock = std::chrono::steady_clock;
   const fs::path dir = fs::temp_directory_path() / (std::string("vqm-bench-pcache-") + (warm ? "warm" : "cold"));
   const auto& p = frames_1080p().front();
-  auto one_frame = [&] {
-    Vulkan v(bench_options());
-    auto m = metrics({"psnr", "float_psnr", "float_ssim", "float_ms_ssim", "psnr_hvs"});
-    scorer<Vulkan> s(v, std::move(m));
-    s.push(p.ref, p.dis);
-    auto r = s.pop();
+  const std::vector<std::string> all = {"psnr", "float_psnr", "float_ssim", "float_ms_ssim", "psnr_hvs"};
+  double t_inst = 0, t_dev = 0, t_ctx = 0, t_backend = 0, t_push = 0, t_pop = 0, t_down = 0;
+  auto ms = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  auto one_frame = [&](bool timed) {
+    const auto t0 = clock::now();
+    auto ctx = std::make_shared<vulkan::context>(bench_options());
+    const auto t1 = clock::now();
+    auto v = std::make_unique<Vulkan>(ctx);
+    auto m = metrics(all);
+    auto s = std::make_unique<scorer<Vulkan>>(*v, std::move(m));
+    const auto t2 = clock::now();
+    s->push(p.ref, p.dis);
+    const auto t3 = clock::now();
+    auto r = s->pop();
     benchmark::DoNotOptimize(r);
+    const auto t4 = clock::now();
+    if (timed) {
+      state.PauseTiming();
+      t_inst += ctx->timings().instance;
+      t_dev += ctx->timings().device;
+    }
+    s.reset();
+    v.reset();
+    ctx.reset();
+    const auto t5 = clock::now();
+    if (timed) {
+      t_ctx += ms(t0, t1);
+      t_backend += ms(t1, t2);
+      t_push += ms(t2, t3);
+      t_pop += ms(t3, t4);
+      t_down += ms(t4, t5);
+      state.ResumeTiming();
+    }
   };
   ::setenv("VQM_VULKAN_PIPELINE_CACHE", dir.c_str(), 1);
   if (warm) {
     fs::remove_all(dir);
-    one_frame();  // populate
+    one_frame(false);  // populate
   }
   for (auto _ : state) {
     if (!warm) {
@@ -123,10 +181,18 @@ void startup(benchmark::State& state, bool warm) {
       fs::remove_all(dir);
       state.ResumeTiming();
     }
-    one_frame();
+    one_frame(true);
   }
   ::unsetenv("VQM_VULKAN_PIPELINE_CACHE");
   fs::remove_all(dir);
+  const double n = static_cast<double>(state.iterations());
+  state.counters["ctx_ms"] = t_ctx / n;
+  state.counters["drv_instance_ms"] = t_inst / n;
+  state.counters["drv_device_ms"] = t_dev / n;
+  state.counters["backend_ms"] = t_backend / n;
+  state.counters["record_ms"] = t_push / n;
+  state.counters["gpu_wait_ms"] = t_pop / n;
+  state.counters["teardown_ms"] = t_down / n;
 }
 void BM_startup_cold_cache(benchmark::State& s) { startup(s, false); }
 void BM_startup_warm_cache(benchmark::State& s) { startup(s, true); }
@@ -137,7 +203,8 @@ BENCHMARK(BM_float_ssim)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_float_ms_ssim)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_psnr_hvs)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_all_five)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_upload_only)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_upload_only)->UseRealTime()->Unit(benchmark::kMicrosecond)->Arg(1)->Arg(2)->Arg(4)->Arg(8);
+BENCHMARK(BM_host_memcpy)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_startup_cold_cache)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_startup_warm_cache)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 

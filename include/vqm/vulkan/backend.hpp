@@ -2,8 +2,9 @@
 //
 // A frame's kernel calls only note what to compute; submit() then copies each needed plane of the pair
 // once into the frame slot's upload buffer, records every requested metric into the slot's command
-// buffer (uploads, all kernels stage by stage, the result block copy) and submits it once with the slot's
-// fence. Slots (buffers, descriptor sets, command buffer, fence) are created when a format is first seen
+// buffer (uploads, all kernels stage by stage; the kernels write the few result bytes straight into a
+// host-visible block, so nothing after them blocks the next frame's upload) and submits it once with the
+// slot's fence. Slots (buffers, descriptor sets, command buffer, fence) are created when a format is first seen
 // and recycled; several frames are in flight (frames_in_flight() is the scorer depth to use). wait()
 // reads the few hundred bytes of sums back and fills the partials structs; the host reduction is the
 // shared metrics code.
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -30,8 +32,10 @@
 #include "vqm/vulkan/buffer.hpp"
 #include "vqm/vulkan/command.hpp"
 #include "vqm/vulkan/context.hpp"
+#include "vqm/vulkan/detail/copy_pool.hpp"
 #include "vqm/vulkan/detail/engines.hpp"
 #include "vqm/vulkan/detail/layout.hpp"
+#include "vqm/vulkan/detail/profiler.hpp"
 
 #if !defined(VQM_VULKAN_NO_PSNR_HVS) && __has_include("vqm/vulkan/psnr_hvs.hpp")
 #include "vqm/vulkan/psnr_hvs.hpp"
@@ -56,6 +60,7 @@ class Vulkan {
     if (!ctx_) throw error(errc::invalid_argument, "vqm::Vulkan: null context");
     pipes_ = std::make_unique<vulkan::detail::pipeline_set>(*ctx_);
     pool_ = vulkan::command_pool(*ctx_);
+    if (vulkan::detail::gpu_profiler::wanted()) profiler_ = std::make_unique<vulkan::detail::gpu_profiler>(*ctx_, slot_count_);
   }
   Vulkan(const Vulkan&) = delete;
   Vulkan& operator=(const Vulkan&) = delete;
@@ -182,7 +187,7 @@ class Vulkan {
     bool empty;            // an empty SSIM map: zeros
   };
   struct slot {
-    vulkan::buffer staging, input, results, readback;
+    vulkan::buffer staging, input, results;  // results: host-visible, written by the kernels
     VkCommandBuffer cb = VK_NULL_HANDLE;
     vulkan::fence fence;
     bool busy = false, external = false;
@@ -204,7 +209,11 @@ class Vulkan {
 
   // Format check, slot acquisition, engine selection and the host-side plane copy.
   std::size_t prepare(frame& f) {
-    if (!layout_ || !layout_->matches(f.ref_)) reset_format(f.ref_);
+    if (!layout_ || !layout_->matches(f.ref_)) {
+      const auto t0 = std::chrono::steady_clock::now();
+      reset_format(f.ref_);
+      if (profiler_) profiler_->host_time("host_format_ms", t0);
+    }
     const std::size_t s = next_slot_;
     next_slot_ = (next_slot_ + 1) % slot_count_;
     auto& sl = slots_[s];
@@ -256,9 +265,10 @@ class Vulkan {
     return s;
   }
 
-  void upload(const frame& f, slot& sl) const {
+  void upload(const frame& f, slot& sl) {
     const auto& l = *layout_;
     std::byte* base = sl.staging.data();
+    pieces_.clear();
     for (int pic = 0; pic < 2; ++pic) {
       const picture_view& v = pic == 0 ? f.ref_ : f.dis_;
       for (int p = 0; p < upload_planes_; ++p) {
@@ -266,13 +276,14 @@ class Vulkan {
         std::byte* dst = base + l.offset[pic][p];
         const std::size_t row = std::size_t{l.width[p]} * l.bps;
         if (pv.stride == static_cast<std::ptrdiff_t>(row) && row == l.stride[p]) {
-          std::memcpy(dst, pv.data, row * l.height[p]);
+          pieces_.push_back({dst, pv.data, row * l.height[p]});
         } else {
           for (std::uint32_t y = 0; y < l.height[p]; ++y)
-            std::memcpy(dst + std::size_t{y} * l.stride[p], pv.data + static_cast<std::ptrdiff_t>(y) * pv.stride, row);
+            pieces_.push_back({dst + std::size_t{y} * l.stride[p], pv.data + static_cast<std::ptrdiff_t>(y) * pv.stride, row});
         }
       }
     }
+    copier_.run(pieces_);
     sl.staging.flush();
   }
 
@@ -280,6 +291,7 @@ class Vulkan {
     auto& sl = slots_[s];
     const auto& fn = ctx_->fn();
     const auto& l = *layout_;
+    if (profiler_) profiler_->begin(cb, s);
     if (sl.input) {  // discrete memory: staging -> device-local input
       std::array<VkBufferCopy, 6> regions{};
       std::uint32_t n = 0;
@@ -289,42 +301,51 @@ class Vulkan {
       if (n) fn.vkCmdCopyBuffer(cb, sl.staging, sl.input, n, regions.data());
     }
     vulkan::transfer_to_compute(*ctx_, cb);
+    if (profiler_) profiler_->mark(cb, s, "upload");
+    int stages = 0;
+    for (auto* e : frame_engines_) stages = std::max(stages, e->stages());
 #if VQM_VULKAN_HAS_PSNR_HVS
+    // psnr_hvs's 4 dependent stages go last: its long serial walk then shares the final stage with the
+    // other metrics' reductions, and nothing after it in this frame waits for it.
+    std::optional<vulkan::psnr_hvs_kernel::frame_args> hvs;
     for (const auto& d : sl.deliveries)
       if (d.what == frame::kind::psnr_hvs) {
-        auto& k = hvs_kernel(s);
         std::array<vulkan::plane_binding, 3> r{}, dd{};
         for (int p = 0; p < 3; ++p) {
           r[p] = l.binding(buffers_.input[s], 0, p);
           dd[p] = l.binding(buffers_.input[s], 1, p);
         }
-        k.record(cb, r, dd, sl.results, hvs_offset());
+        hvs = hvs_kernel().prepare(r, dd, sl.results, hvs_offset(), s);
         break;
       }
+    const int hvs_first = hvs ? std::max(stages, vulkan::psnr_hvs_kernel::stages) - vulkan::psnr_hvs_kernel::stages : 0;
+    if (hvs) stages = std::max(stages, vulkan::psnr_hvs_kernel::stages);
 #endif
-    int stages = 0;
-    for (auto* e : frame_engines_) stages = std::max(stages, e->stages());
+    static constexpr const char* stage_names[] = {"stage0", "stage1", "stage2", "stage3", "stage4",
+                                                  "stage5", "stage6", "stage7", "stage8", "stage9"};
     for (int st = 0; st < stages; ++st) {
       if (st > 0) vulkan::compute_to_compute(*ctx_, cb);
       for (auto* e : frame_engines_)
         if (st < e->stages()) e->record(cb, s, st);
+#if VQM_VULKAN_HAS_PSNR_HVS
+      if (hvs && st >= hvs_first) hvs_->record_stage(cb, *hvs, st - hvs_first);
+#endif
+      if (profiler_) profiler_->mark(cb, s, stage_names[std::min(st, 9)]);
     }
-    vulkan::compute_to_transfer(*ctx_, cb);
-    const VkBufferCopy all{0, 0, result_used_};
-    fn.vkCmdCopyBuffer(cb, sl.results, sl.readback, 1, &all);
     vulkan::to_host(*ctx_, cb);
   }
 
   void complete(std::size_t s) {
     slots_[s].fence.wait();
+    if (profiler_) profiler_->collect(s);
     deliver(s);
   }
 
   void deliver(std::size_t s) {
     auto& sl = slots_[s];
     sl.busy = false;
-    sl.readback.invalidate();
-    const std::byte* r = sl.readback.data();
+    sl.results.invalidate();
+    const std::byte* r = sl.results.data();
     auto u64 = [&](std::uint32_t off) {
       std::uint64_t v;
       std::memcpy(&v, r + off, 8);
@@ -378,6 +399,7 @@ class Vulkan {
 
   vulkan::detail::engine* engine_for(std::uint64_t k) {
     if (auto it = engines_.find(k); it != engines_.end()) return it->second.get();
+    const auto t0 = std::chrono::steady_clock::now();
     std::unique_ptr<vulkan::detail::engine> e;
     const auto kind = static_cast<std::uint32_t>(k >> 32), param = static_cast<std::uint32_t>(k);
     switch (kind) {
@@ -387,6 +409,7 @@ class Vulkan {
       default: e = std::make_unique<vulkan::detail::ms_ssim_engine>(*ctx_, *pipes_, *layout_, buffers_); break;
     }
     e->result_offset = allocate_result(e->result_bytes());
+    if (profiler_) profiler_->host_time("host_engines_ms", t0);
     return engines_.emplace(k, std::move(e)).first->second.get();
   }
 
@@ -402,15 +425,17 @@ class Vulkan {
     if (hvs_offset_ == ~0u) hvs_offset_ = allocate_result(16);
     return hvs_offset_;
   }
-  vulkan::psnr_hvs_kernel& hvs_kernel(std::size_t s) {
-    if (hvs_.empty()) hvs_.resize(slot_count_);
-    if (!hvs_[s]) {
+  vulkan::psnr_hvs_kernel& hvs_kernel() {
+    if (!hvs_) {
+      const auto t0 = std::chrono::steady_clock::now();
       // The layout holds the views' chroma sizes: floor ones in compat::libvmaf mode on odd sizes.
       const auto& l = *layout_;
       const bool ceil = l.width[1] == l.format.plane_width(1) && l.height[1] == l.format.plane_height(1);
-      hvs_[s] = std::make_unique<vulkan::psnr_hvs_kernel>(*ctx_, l.format, ceil ? chroma_rounding::ceil : chroma_rounding::floor);
+      hvs_ = std::make_unique<vulkan::psnr_hvs_kernel>(*ctx_, l.format, ceil ? chroma_rounding::ceil : chroma_rounding::floor,
+                                                       slot_count_);
+      if (profiler_) profiler_->host_time("host_hvs_ms", t0);
     }
-    return *hvs_[s];
+    return *hvs_;
   }
 #endif
 
@@ -420,7 +445,7 @@ class Vulkan {
       if (slots_[s].busy && !slots_[s].external) complete(s);
     engines_.clear();
 #if VQM_VULKAN_HAS_PSNR_HVS
-    hvs_.clear();
+    hvs_.reset();
     hvs_offset_ = ~0u;
 #endif
     slots_.clear();
@@ -432,8 +457,7 @@ class Vulkan {
     for (auto& sl : slots_) {
       sl.staging = vulkan::buffer(*ctx_, layout_->bytes, vulkan::memory_kind::upload);
       if (!unified) sl.input = vulkan::buffer(*ctx_, layout_->bytes, vulkan::memory_kind::device_local);
-      sl.results = vulkan::buffer(*ctx_, result_block, vulkan::memory_kind::device_local);
-      sl.readback = vulkan::buffer(*ctx_, result_block, vulkan::memory_kind::readback);
+      sl.results = vulkan::buffer(*ctx_, result_block, vulkan::memory_kind::readback);
       sl.cb = pool_.allocate();
       sl.fence = vulkan::fence(*ctx_);
       buffers_.input.push_back(unified ? sl.staging.get() : sl.input.get());
@@ -457,8 +481,11 @@ class Vulkan {
   int upload_planes_ = 0;
   std::size_t next_slot_ = 0;
   std::uint64_t ticket_ = 0;
+  vulkan::detail::copy_pool copier_;
+  std::vector<vulkan::detail::copy_pool::piece> pieces_;
+  std::unique_ptr<vulkan::detail::gpu_profiler> profiler_;
 #if VQM_VULKAN_HAS_PSNR_HVS
-  std::vector<std::unique_ptr<vulkan::psnr_hvs_kernel>> hvs_;
+  std::unique_ptr<vulkan::psnr_hvs_kernel> hvs_;
   std::uint32_t hvs_offset_ = ~0u;
 #endif
 };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -25,6 +26,14 @@ struct context_options {
   int device_index = -1;           // -1 = best: discrete preferred; otherwise list_devices()' index
   bool enable_validation = false;  // Khronos validation layer + a debug-utils messenger counting errors
   bool pipeline_cache = true;      // the on-disk VkPipelineCache (also off with VQM_VULKAN_PIPELINE_CACHE=0)
+};
+
+// Where a context's creation time went (milliseconds; zero for the steps a borrowed device skips).
+struct init_timings {
+  double instance = 0;  // loader + vkCreateInstance (the driver's instance set-up)
+  double select = 0;    // enumerating and ranking physical devices
+  double device = 0;    // vkCreateDevice + function table
+  double cache = 0;     // properties, pipeline cache file + vkCreatePipelineCache
 };
 
 struct device_info {
@@ -204,12 +213,23 @@ class context {
   // Creates an instance, picks a device (options.device_index, or the best one) and creates a device
   // with one compute queue.
   explicit context(const context_options& o = {}) : options_(o), owns_(true) {
+    using clock = std::chrono::steady_clock;
+    auto t = clock::now();
+    auto lap = [&](double& into) {
+      const auto now = clock::now();
+      into = std::chrono::duration<double, std::milli>(now - t).count();
+      t = now;
+    };
     fn_.load_global(loader());
     try {
       create_instance();
+      lap(timings_.instance);
       pick_device();
+      lap(timings_.select);
       create_device();
+      lap(timings_.device);
       finish_init();
+      lap(timings_.cache);
     } catch (...) {
       destroy();  // the destructor does not run for a throwing constructor
       throw;
@@ -281,6 +301,7 @@ class context {
   [[nodiscard]] const std::filesystem::path& pipeline_cache_path() const noexcept { return cache_path_; }
   [[nodiscard]] bool owns_device() const noexcept { return owns_; }
   [[nodiscard]] const context_options& options() const noexcept { return options_; }
+  [[nodiscard]] const init_timings& timings() const noexcept { return timings_; }
 
   // Validation messages of severity error seen so far (only with enable_validation) and the first few.
   [[nodiscard]] std::uint32_t validation_errors() const noexcept { return validation_errors_.load(); }
@@ -524,6 +545,7 @@ class context {
   }
 
   context_options options_;
+  init_timings timings_;
   bool owns_ = true;
   dispatch fn_;
   VkInstance instance_ = VK_NULL_HANDLE;

@@ -1,6 +1,7 @@
 // psnr_hvs_kernel: PSNR-HVS's per-plane binary32 accumulator `ret` on Vulkan, bit-identical to libvmaf's
-// serial loop (SPEC §6.5–6.7). Four dispatches: per-block terms (hvs_terms), a scan of block sums for binade
-// estimates (hvs_scan), run tables (hvs_tables), the ordered walk (hvs_walk). docs/psnr_hvs_gpu.md.
+// serial loop (SPEC §6.5–6.7). Four dispatches: per-block terms (hvs_terms, reading the planes in place), a
+// scan of block sums for binade estimates (hvs_scan), run tables (hvs_tables), the ordered walk (hvs_walk).
+// docs/psnr_hvs_gpu.md.
 #pragma once
 
 #include <algorithm>
@@ -55,8 +56,10 @@ static_assert(sizeof(hvs_params) == (384 + 8) * 4 + 3 * sizeof(hvs_plane_params)
 class psnr_hvs_kernel {
  public:
   // Plane sizes are fmt's with chroma rounding `r` (chroma_rounding::floor reproduces libvmaf on odd sizes);
-  // the planes given to record() must have exactly these sizes. Everything is allocated here, once.
-  psnr_hvs_kernel(context& ctx, const picture_format& fmt, chroma_rounding r = chroma_rounding::ceil)
+  // the planes given to record() must have exactly these sizes. `slots` independent sets of scratch buffers
+  // (one per frame in flight); pipelines and constants are shared. Everything is allocated here, once.
+  psnr_hvs_kernel(context& ctx, const picture_format& fmt, chroma_rounding r = chroma_rounding::ceil,
+                  std::size_t slots = 1)
       : ctx_(&ctx), fmt_(fmt) {
     if (fmt.bit_depth < 8 || fmt.bit_depth > 12 || fmt.chroma == chroma_format::yuv400)
       throw error(errc::unsupported_format, "psnr_hvs on Vulkan needs 8 to 12-bit input with chroma planes, got " +
@@ -64,6 +67,12 @@ class psnr_hvs_kernel {
     if (!ctx.has_float64())
       throw error(errc::backend_unavailable, "psnr_hvs on Vulkan needs shaderFloat64, which " + ctx.name() +
                                                  " lacks (use the Cpu backend for psnr_hvs)");
+    if (slots == 0) slots = 1;
+    if (ctx.limits().maxComputeSharedMemorySize < terms_shared_bytes)
+      throw error(errc::backend_unavailable, "psnr_hvs on Vulkan needs " + std::to_string(terms_shared_bytes) +
+                                                 " bytes of compute shared memory; " + ctx.name() + " has " +
+                                                 std::to_string(ctx.limits().maxComputeSharedMemorySize) +
+                                                 " (use the Cpu backend for psnr_hvs)");
     const std::uint32_t bps = fmt.bit_depth > 8 ? 2 : 1;
     detail::hvs_params prm{};
     for (int p = 0; p < 3; ++p)
@@ -74,14 +83,13 @@ class psnr_hvs_kernel {
     prm.bytes_per_sample = bps;
     prm.k63 = tables::k63;
     prm.k15 = tables::k15;
-    std::uint64_t blocks = 0, nodes = 0, frame_bytes = 0;
+    std::uint64_t blocks = 0, nodes = 0;
     for (int p = 0; p < 3; ++p) {
       auto& pp = prm.plane[p];
       pp.width = fmt.plane_width(p, r);
       pp.height = fmt.plane_height(p, r);
       pp.bx = psnr_hvs_blocks(pp.width);
       pp.by = psnr_hvs_blocks(pp.height);
-      pp.stride = (pp.width * bps + 3u) & ~3u;
       pp.block_offset = static_cast<std::uint32_t>(blocks);
       const auto lv = plan_serial_sum(pp.bx * pp.by);
       pp.levels = lv.levels;
@@ -90,31 +98,17 @@ class psnr_hvs_kernel {
         pp.node_count[l] = lv.node_count[l];
         pp.run_blocks[l] = lv.run_blocks[l];
         nodes += lv.node_count[l];
-        if (l > 0) upper_nodes_ += lv.node_count[l];
       }
       blocks += std::uint64_t{pp.bx} * pp.by;
-      plane_bytes_[p] = std::uint64_t{pp.stride} * pp.height;
+      groups_ += (pp.bx * pp.by + serial_sum_fan - 1) / serial_sum_fan;
     }
-    for (int i = 0; i < 6; ++i) {
-      plane_offset_[i] = frame_bytes;
-      frame_bytes += plane_bytes_[i % 3];
-    }
-    for (int p = 0; p < 3; ++p) {
-      prm.plane[p].ref_byte = static_cast<std::uint32_t>(plane_offset_[p]);
-      prm.plane[p].dis_byte = static_cast<std::uint32_t>(plane_offset_[p + 3]);
-    }
-    if (blocks * 64 >= (1ull << 32) || frame_bytes >= (1ull << 32))
+    if (blocks * 64 >= (1ull << 32))
       throw error(errc::unsupported_format, "psnr_hvs on Vulkan: picture too large (" + describe(fmt) + ")");
     prm.total_blocks = static_cast<std::uint32_t>(blocks);
     prm.total_nodes = static_cast<std::uint32_t>(nodes);
     params_ = prm;
 
     params_buf_ = buffer(ctx, sizeof(prm), memory_kind::device_local);
-    frame_ = buffer(ctx, frame_bytes, memory_kind::device_local);
-    terms_ = buffer(ctx, blocks * 64 * sizeof(float), memory_kind::device_local);
-    block_sum_ = buffer(ctx, blocks * sizeof(double), memory_kind::device_local);
-    tables_ = buffer(ctx, nodes * 32, memory_kind::device_local);
-    result_ = buffer(ctx, 16, memory_kind::device_local);
     {
       buffer staging(ctx, sizeof(prm), memory_kind::upload);
       std::memcpy(staging.data(), &prm, sizeof(prm));
@@ -127,35 +121,68 @@ class psnr_hvs_kernel {
       os.submit_and_wait();
     }
 
-    terms_pipe_ = compute_pipeline(ctx, spirv::hvs_terms, 4);
+    terms_pipe_ = compute_pipeline(ctx, spirv::hvs_terms, 6, sizeof(terms_push));
     scan_pipe_ = compute_pipeline(ctx, spirv::hvs_scan, 2);
-    tables_pipe_ = compute_pipeline(ctx, spirv::hvs_tables, 4, sizeof(std::uint32_t));
-    walk_pipe_ = compute_pipeline(ctx, spirv::hvs_walk, 4);
-    pool_ = descriptor_pool(ctx, 4, 14);
-    terms_set_ = pool_.allocate(terms_pipe_.set_layout());
-    scan_set_ = pool_.allocate(scan_pipe_.set_layout());
-    tables_set_ = pool_.allocate(tables_pipe_.set_layout());
-    walk_set_ = pool_.allocate(walk_pipe_.set_layout());
-    write_storage_buffers(ctx, terms_set_, {params_buf_.range(), frame_.range(), terms_.range(), block_sum_.range()});
-    write_storage_buffers(ctx, scan_set_, {params_buf_.range(), block_sum_.range()});
-    write_storage_buffers(ctx, tables_set_, {params_buf_.range(), terms_.range(), block_sum_.range(), tables_.range()});
-    write_storage_buffers(ctx, walk_set_, {params_buf_.range(), terms_.range(), tables_.range(), result_.range()});
-    std::uint32_t rows = 0;
-    for (int p = 0; p < 3; ++p) rows += prm.plane[p].height;
-    regions_.reserve(2 * rows);
+    tables_pipe_ = compute_pipeline(ctx, spirv::hvs_tables, 5);
+    walk_pipe_ = compute_pipeline(ctx, spirv::hvs_walk, 4, sizeof(std::uint32_t));
+    const auto n = static_cast<std::uint32_t>(slots);
+    pool_ = descriptor_pool(ctx, 2 * n, 7 * n);
+    scratch_.resize(slots);
+    for (auto& sc : scratch_) {
+      sc.terms = buffer(ctx, blocks * 64 * sizeof(float), memory_kind::device_local);
+      sc.block_sum = buffer(ctx, blocks * sizeof(double), memory_kind::device_local);
+      sc.tables = buffer(ctx, nodes * 32, memory_kind::device_local);
+      sc.group_sum = buffer(ctx, std::max<std::uint64_t>(groups_, 1) * sizeof(double), memory_kind::device_local);
+      sc.scan_set = pool_.allocate(scan_pipe_.set_layout());
+      sc.tables_set = pool_.allocate(tables_pipe_.set_layout());
+      write_storage_buffers(ctx, sc.scan_set, {params_buf_.range(), sc.group_sum.range()});
+      write_storage_buffers(ctx, sc.tables_set, {params_buf_.range(), sc.terms.range(), sc.block_sum.range(),
+                                                 sc.tables.range(), sc.group_sum.range()});
+    }
   }
 
   psnr_hvs_kernel(const psnr_hvs_kernel&) = delete;
   psnr_hvs_kernel& operator=(const psnr_hvs_kernel&) = delete;
 
-  // Records the whole computation; the 3 floats ret[0..2] land at out + out_offset through a transfer write
-  // (follow with a transfer -> host or transfer -> shader barrier). The planes may have been written by a
-  // transfer or the host before this. Work of earlier record()s on the same queue is waited for (the scratch
-  // buffers are shared).
+  // What one frame's dispatches need: its descriptor sets and push constants (prepare()).
+  struct frame_args {
+    std::size_t slot = 0;
+    VkDescriptorSet terms_set = VK_NULL_HANDLE, walk_set = VK_NULL_HANDLE;
+    std::uint32_t ref_byte[3]{}, dis_byte[3]{}, ref_stride[3]{}, dis_stride[3]{};
+    std::uint32_t out_word = 0;
+  };
+  static constexpr int stages = 4;  // terms, scan, tables, walk: each needs the previous one's writes
+
+  // Records the whole computation on scratch slot 0; the 3 floats ret[0..2] land at out + out_offset
+  // (a multiple of 4) through a shader write (follow with a compute -> host or compute -> shader barrier).
+  // The planes are read in place (each picture's three planes in one buffer, samples aligned) and may have
+  // been written by a transfer or the host before this; earlier record()s on the same queue are waited for
+  // (the scratch buffers are shared).
   void record(VkCommandBuffer cb, const std::array<plane_binding, 3>& ref, const std::array<plane_binding, 3>& dis,
               VkBuffer out, VkDeviceSize out_offset) {
-    const auto& fn = ctx_->fn();
+    const frame_args a = prepare(ref, dis, out, out_offset, 0);
+    // The caller's upload (transfer/host) and earlier shader work on this scratch -> us.
+    barrier(*ctx_, cb, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    for (int st = 0; st < stages; ++st) {
+      if (st > 0) compute_to_compute(*ctx_, cb);
+      record_stage(cb, a, st);
+    }
+  }
+
+  // Stage-wise recording (the backend interleaves these with other metrics' stages): prepare() checks the
+  // bindings and picks scratch `slot`; record_stage(cb, a, 0..3) must be separated by compute -> compute
+  // barriers. Nothing orders a slot's reuse: the caller guarantees the slot's previous frame has completed
+  // (e.g. its fence was waited for) and that the planes' writes are visible to compute shaders.
+  [[nodiscard]] frame_args prepare(const std::array<plane_binding, 3>& ref, const std::array<plane_binding, 3>& dis,
+                                   VkBuffer out, VkDeviceSize out_offset, std::size_t slot) {
     const std::uint32_t bps = params_.bytes_per_sample;
+    if (slot >= scratch_.size())
+      throw error(errc::invalid_argument, "psnr_hvs_kernel: scratch slot " + std::to_string(slot) + " of " +
+                                              std::to_string(scratch_.size()));
+    frame_args a;
+    a.slot = slot;
     for (int i = 0; i < 6; ++i) {
       const plane_binding& b = i < 3 ? ref[i] : dis[i - 3];
       const auto& pp = params_.plane[i % 3];
@@ -166,66 +193,113 @@ class psnr_hvs_kernel {
                         "x" + std::to_string(b.height) + " " + std::to_string(b.bit_depth) + "-bit, stride " +
                         std::to_string(b.stride_bytes) + "; the kernel was built for " + std::to_string(pp.width) + "x" +
                         std::to_string(pp.height) + " " + std::to_string(fmt_.bit_depth) + "-bit");
+      const VkDeviceSize end = b.offset + VkDeviceSize{b.stride_bytes} * (pp.height ? pp.height - 1 : 0) + pp.width * bps;
+      if (b.offset % bps != 0 || b.stride_bytes % bps != 0 || end >= (VkDeviceSize{1} << 32) ||
+          (i % 3 != 0 && b.buffer != (i < 3 ? ref[0] : dis[0]).buffer))
+        throw error(errc::invalid_argument,
+                    "psnr_hvs_kernel::record: plane " + std::to_string(i % 3) +
+                        " must lie in the same buffer as luma, sample-aligned, below 4 GiB");
+      (i < 3 ? a.ref_byte : a.dis_byte)[i % 3] = static_cast<std::uint32_t>(b.offset);
+      (i < 3 ? a.ref_stride : a.dis_stride)[i % 3] = b.stride_bytes;
     }
-    // The caller's upload (transfer/host) and our previous frame's shader work -> this frame's copies.
-    barrier(*ctx_, cb, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-            VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-    // Copy the planes into the kernel's fixed layout: the descriptor sets never change, whatever buffers
-    // the caller rotates through (one region per plane when the strides agree, else one per row).
-    for (int i = 0; i < 6; ++i) {
-      const plane_binding& b = i < 3 ? ref[i] : dis[i - 3];
-      const auto& pp = params_.plane[i % 3];
-      if (pp.height == 0 || pp.width == 0) continue;
-      regions_.clear();
-      const VkDeviceSize row = VkDeviceSize{pp.width} * bps;
-      if (b.stride_bytes == pp.stride)
-        regions_.push_back({b.offset, plane_offset_[i], VkDeviceSize{pp.stride} * (pp.height - 1) + row});
-      else
-        for (std::uint32_t y = 0; y < pp.height; ++y)
-          regions_.push_back({b.offset + VkDeviceSize{y} * b.stride_bytes, plane_offset_[i] + VkDeviceSize{y} * pp.stride, row});
-      fn.vkCmdCopyBuffer(cb, b.buffer, frame_, static_cast<std::uint32_t>(regions_.size()), regions_.data());
-    }
-    barrier(*ctx_, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    if (params_.total_blocks > 0) {
-      terms_pipe_.bind(cb, terms_set_);
-      terms_pipe_.dispatch(cb, (params_.total_blocks + 63) / 64);
-      compute_to_compute(*ctx_, cb);
-      scan_pipe_.bind(cb, scan_set_);
-      scan_pipe_.dispatch(cb, 3);
-      compute_to_compute(*ctx_, cb);
-      tables_pipe_.bind(cb, tables_set_);
-      tables_pipe_.push(cb, std::uint32_t{0});  // level 0: one invocation per block
-      tables_pipe_.dispatch(cb, (params_.total_blocks + 63) / 64);
-      if (upper_nodes_ > 0) {
-        tables_pipe_.push(cb, std::uint32_t{1});  // upper levels: one workgroup per run (no dependency on level 0)
-        tables_pipe_.dispatch(cb, std::min<std::uint32_t>(upper_nodes_, 65535));
+    if (out_offset % 4 != 0 || out_offset / 4 + 3 >= (VkDeviceSize{1} << 32))
+      throw error(errc::invalid_argument, "psnr_hvs_kernel::record: out_offset must be a multiple of 4");
+    a.out_word = static_cast<std::uint32_t>(out_offset / 4);
+    auto& sc = scratch_[slot];
+    a.terms_set = set_for(sc.terms_sets, ref[0].buffer, dis[0].buffer, terms_pipe_, [&](VkDescriptorSet s) {
+      write_storage_buffers(*ctx_, s,
+                            {params_buf_.range(), VkDescriptorBufferInfo{ref[0].buffer, 0, VK_WHOLE_SIZE},
+                             VkDescriptorBufferInfo{dis[0].buffer, 0, VK_WHOLE_SIZE}, sc.terms.range(),
+                             sc.block_sum.range(), sc.group_sum.range()});
+    });
+    a.walk_set = set_for(sc.walk_sets, out, VK_NULL_HANDLE, walk_pipe_, [&](VkDescriptorSet s) {
+      write_storage_buffers(*ctx_, s, {params_buf_.range(), sc.terms.range(), sc.tables.range(),
+                                       VkDescriptorBufferInfo{out, 0, VK_WHOLE_SIZE}});
+    });
+    return a;
+  }
+
+  void record_stage(VkCommandBuffer cb, const frame_args& a, int stage) const {
+    const auto& sc = scratch_[a.slot];
+    if (params_.total_blocks == 0 && stage < 3) return;
+    switch (stage) {
+      case 0: {
+        terms_push pc{};
+        for (int p = 0; p < 3; ++p) {
+          pc.ref_byte[p] = a.ref_byte[p];
+          pc.dis_byte[p] = a.dis_byte[p];
+          pc.ref_stride[p] = a.ref_stride[p];
+          pc.dis_stride[p] = a.dis_stride[p];
+        }
+        terms_pipe_.bind(cb, a.terms_set);
+        terms_pipe_.push(cb, pc);
+        terms_pipe_.dispatch(cb, groups_);
+        break;
       }
-      compute_to_compute(*ctx_, cb);
+      case 1:
+        scan_pipe_.bind(cb, sc.scan_set);
+        scan_pipe_.dispatch(cb, 3);
+        break;
+      case 2:
+        tables_pipe_.bind(cb, sc.tables_set);  // levels 0 and 1, one workgroup per group of 16 blocks
+        tables_pipe_.dispatch(cb, groups_);
+        break;
+      case 3:
+        walk_pipe_.bind(cb, a.walk_set);
+        walk_pipe_.push(cb, a.out_word);
+        walk_pipe_.dispatch(cb, 3);
+        break;
+      default: break;
     }
-    walk_pipe_.bind(cb, walk_set_);
-    walk_pipe_.dispatch(cb, 3);
-    compute_to_transfer(*ctx_, cb);
-    const VkBufferCopy c{0, out_offset, 3 * sizeof(float)};
-    fn.vkCmdCopyBuffer(cb, result_, out, 1, &c);
   }
 
   [[nodiscard]] const picture_format& format() const noexcept { return fmt_; }
+  [[nodiscard]] std::size_t slots() const noexcept { return scratch_.size(); }
 
  private:
+  // hvs_terms.comp's shared arrays (16 blocks per workgroup).
+  static constexpr std::uint32_t terms_shared_bytes = 3 * 16 * 2 * 64 * 4 + 16 * 2 * 4 * 4 + 16 * 2 * 4 + 16 * 16 * 8 + 16 * 8;
+  struct terms_push {
+    std::uint32_t ref_byte[3], dis_byte[3], ref_stride[3], dis_stride[3];
+  };
+  struct cached_set {
+    VkBuffer a, b;
+    VkDescriptorSet set;
+  };
+  struct scratch {
+    buffer terms, block_sum, tables, group_sum;
+    VkDescriptorSet scan_set = VK_NULL_HANDLE, tables_set = VK_NULL_HANDLE;
+    std::vector<cached_set> terms_sets, walk_sets;  // by the caller's buffers
+  };
+
+  // The descriptor set of `pipe` for buffers (a, b), written on first use. Sets are never freed (they may
+  // be in flight); the pools grow with the number of distinct buffers a caller rotates through.
+  template <class Write>
+  VkDescriptorSet set_for(std::vector<cached_set>& cache, VkBuffer a, VkBuffer b, const compute_pipeline& pipe,
+                          Write&& write) {
+    for (const auto& c : cache)
+      if (c.a == a && c.b == b) return c.set;
+    if (extra_pools_.empty() || extra_left_ == 0) {
+      extra_pools_.emplace_back(*ctx_, 32, 32 * 5);
+      extra_left_ = 32;
+    }
+    const VkDescriptorSet s = extra_pools_.back().allocate(pipe.set_layout());
+    --extra_left_;
+    write(s);
+    cache.push_back({a, b, s});
+    return s;
+  }
+
   context* ctx_;
   picture_format fmt_;
   detail::hvs_params params_{};
-  std::array<std::uint64_t, 3> plane_bytes_{};
-  std::array<VkDeviceSize, 6> plane_offset_{};
-  buffer params_buf_, frame_, terms_, block_sum_, tables_, result_;
+  buffer params_buf_;
   compute_pipeline terms_pipe_, scan_pipe_, tables_pipe_, walk_pipe_;
   descriptor_pool pool_;
-  VkDescriptorSet terms_set_ = VK_NULL_HANDLE, scan_set_ = VK_NULL_HANDLE, tables_set_ = VK_NULL_HANDLE,
-                  walk_set_ = VK_NULL_HANDLE;
-  std::vector<VkBufferCopy> regions_;
-  std::uint32_t upper_nodes_ = 0;
+  std::vector<descriptor_pool> extra_pools_;
+  std::uint32_t extra_left_ = 0;
+  std::vector<scratch> scratch_;
+  std::uint32_t groups_ = 0;  // level-1 groups of 16 blocks, all planes: the terms and tables workgroups
 };
 
 }  // namespace vqm::vulkan
