@@ -113,7 +113,22 @@ int run_main(const options& o, CLI::App& app) {
 #if VQM_HAVE_VULKAN
   if (o.backend != "cpu") {
     std::string why;
-    const bool ok = vulkan::available(&why);
+    bool ok = vulkan::available(&why);
+    // auto: a software rasteriser (llvmpipe, type "cpu") is slower than the Cpu backend; use it only
+    // when asked for by --backend vulkan or --gpu-id.
+    if (ok && o.backend == "auto" && o.gpu_id < 0) {
+      bool hardware = false;
+      std::string software;
+      for (const auto& d : vulkan::list_devices()) {
+        if (d.usable && d.type != "cpu") hardware = true;
+        if (d.usable && d.type == "cpu") software = d.name;
+      }
+      if (!hardware) {
+        ok = false;
+        why = "the only Vulkan device is the software rasteriser '" + software +
+              "', slower than the CPU backend (--backend vulkan uses it anyway)";
+      }
+    }
     if (!ok && o.backend == "vulkan")
       throw error(errc::backend_unavailable, "Vulkan is not available: " + why + " (use --backend cpu)");
     if (ok) {
@@ -131,7 +146,8 @@ int run_main(const options& o, CLI::App& app) {
         rep = cli::run(*vk, vk->frames_in_flight(), cfg, *ref, *dis);
       }
     } else {
-      note("no usable Vulkan device (" + why + "); using the CPU");
+      note(why.starts_with("the only Vulkan device") ? why + "; using the CPU"
+                                                     : "no usable Vulkan device (" + why + "); using the CPU");
     }
   }
 #else

@@ -435,6 +435,28 @@ TEST_F(cli, backends) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
   expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "vulkan"},
                        {"built without the Vulkan backend; use --backend cpu"});
+#else
+  // Without a loader: --backend vulkan is a clean error naming the fix, auto falls back with one line.
+  ::setenv("VQM_VULKAN_LOADER", "/nonexistent/libvulkan.so.1", 1);
+  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "vulkan"},
+                       {"no Vulkan loader", "--backend cpu"});
+  r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "auto"});
+  ::unsetenv("VQM_VULKAN_LOADER");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("cpu backend"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("using the CPU"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // With a device (lavapipe in CI): --backend vulkan gives the Cpu backend's numbers to the last bit.
+  const auto cpu = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--backend", "cpu", "--precision", "max", "--json", "-o", "-"});
+  const auto gpu = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--backend", "vulkan", "--precision", "max", "--json", "-o", "-"});
+  ASSERT_EQ(cpu.rc, 0) << cpu.err;
+  if (gpu.rc != 0 && gpu.err.find("Vulkan is not available") != std::string::npos) GTEST_SKIP() << "no Vulkan device: " << gpu.err;
+  ASSERT_EQ(gpu.rc, 0) << gpu.err;
+  auto strip_run_info = [](std::string j) {  // the fps line differs between runs
+    const auto a = j.find("\"fps\"");
+    return a == std::string::npos ? j : j.erase(a, j.find('\n', a) - a);
+  };
+  EXPECT_EQ(strip_run_info(cpu.out), strip_run_info(gpu.out));
 #endif
 }
 
