@@ -13,7 +13,7 @@ layout(local_size_x = 64) in;
 HVS_PARAMS_BLOCK(0);
 layout(std430, set = 0, binding = 1) readonly buffer terms_buf { uint terms[]; };
 layout(std430, set = 0, binding = 2) readonly buffer bsum_buf { double block_sum[]; };
-layout(std430, set = 0, binding = 4) readonly buffer gsum_buf { double group_prefix[]; };
+layout(std430, set = 0, binding = 4) readonly buffer gsum_buf { double group_sum[]; };  // hvs_scan.comp's layout
 
 shared uvec2 sq[3][64];
 shared uint sf[64];
@@ -34,7 +34,9 @@ void main() {
   uint nb = plane[p].bx * plane[p].by;
   uint first = grp * HVS_FAN, count = min(HVS_FAN, nb - first);
   if (t < count) {  // binade estimate per block: group prefix + the earlier blocks of the group
-    double est = group_prefix[wg];
+    uint total = hvs_groups(plane[0].bx * plane[0].by) + hvs_groups(plane[1].bx * plane[1].by) +
+                 hvs_groups(plane[2].bx * plane[2].by);
+    double est = group_sum[4u * total + wg];
     for (uint i = 0u; i < t; ++i) est += block_sum[plane[p].block_offset + first + i];
     sbase[t] = hvs_binade_base(est);
   }

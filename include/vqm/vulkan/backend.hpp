@@ -14,6 +14,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -191,6 +192,7 @@ class Vulkan {
     VkCommandBuffer cb = VK_NULL_HANDLE;
     vulkan::fence fence;
     bool busy = false, external = false;
+    bool direct = true;  // this frame's planes were written into `input` (or unified staging) by the host
     std::uint64_t ticket = 0;
     std::vector<delivery> deliveries;
   };
@@ -223,6 +225,7 @@ class Vulkan {
                                             "collect()ed before its slot was needed again");
       complete(s);
     }
+    ensure_slot(s);
     sl.deliveries.clear();
     frame_engines_.clear();
     // Engines for this frame, deduplicated; float_sse at <= 12 bits reuses the integer SSE (exact, SPEC §3).
@@ -259,6 +262,16 @@ class Vulkan {
       if (j.what != frame::kind::touch) sl.deliveries.push_back(d);
     }
     upload_planes_ = std::min(upload_planes, layout_->planes);
+    for (auto* e : frame_engines_) e->ensure(s);
+    // Host writes straight into a host-visible input (BAR) when the GPU is the bottleneck (psnr_hvs,
+    // ms_ssim: the device copy would add ~130 µs per frame at 1080p and does not overlap the previous
+    // frame's shaders on NVIDIA); otherwise into host memory + a device copy, since host writes over PCIe
+    // are slower (H200 host: 29 against 43 GB/s) and bound the cheap metrics.
+    bool heavy = false;
+    for (std::size_t i = 0; i < f.count_; ++i)
+      heavy = heavy || f.jobs_[i].what == frame::kind::psnr_hvs || f.jobs_[i].what == frame::kind::ms_ssim;
+    sl.direct = !sl.input || (sl.input.host_visible() && (heavy || rebar_always_));
+    if (!sl.direct && !sl.staging) sl.staging = vulkan::buffer(*ctx_, layout_->bytes, vulkan::memory_kind::upload);
     upload(f, sl);
     f.slot_ = static_cast<int>(s);
     f.ticket_ = sl.ticket = ++ticket_;
@@ -267,7 +280,8 @@ class Vulkan {
 
   void upload(const frame& f, slot& sl) {
     const auto& l = *layout_;
-    std::byte* base = sl.staging.data();
+    const vulkan::buffer& dst_buf = sl.direct && sl.input ? sl.input : sl.staging;
+    std::byte* base = dst_buf.data();
     pieces_.clear();
     for (int pic = 0; pic < 2; ++pic) {
       const picture_view& v = pic == 0 ? f.ref_ : f.dis_;
@@ -284,7 +298,7 @@ class Vulkan {
       }
     }
     copier_.run(pieces_);
-    sl.staging.flush();
+    dst_buf.flush();
   }
 
   void record_into(const frame&, std::size_t s, VkCommandBuffer cb) {
@@ -292,7 +306,7 @@ class Vulkan {
     const auto& fn = ctx_->fn();
     const auto& l = *layout_;
     if (profiler_) profiler_->begin(cb, s);
-    if (sl.input) {  // discrete memory: staging -> device-local input
+    if (!sl.direct) {  // staging -> device-local input
       std::array<VkBufferCopy, 6> regions{};
       std::uint32_t n = 0;
       for (int pic = 0; pic < 2; ++pic)
@@ -439,6 +453,35 @@ class Vulkan {
   }
 #endif
 
+  // Slot s's buffers, command buffer and fence, on its first frame (start-up pays for one slot). Kernels
+  // read `input`: device-local memory, host-writable when the device has a resizable BAR (direct_upload_),
+  // or, on unified memory, the upload buffer itself. `staging` (host memory, copied by the device) is
+  // created when a frame first needs it.
+  void ensure_slot(std::size_t s) {
+    auto& sl = slots_[s];
+    if (sl.cb) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::uint64_t bytes = layout_->bytes;
+    if (ctx_->unified_memory()) {
+      sl.staging = vulkan::buffer(*ctx_, bytes, vulkan::memory_kind::upload);
+    } else {
+      if (direct_upload_) {
+        try {
+          sl.input = vulkan::buffer(*ctx_, bytes, vulkan::memory_kind::device_upload);
+        } catch (const error&) {
+          direct_upload_ = false;  // BAR exhausted: copy through host memory from now on
+        }
+      }
+      if (!sl.input) sl.input = vulkan::buffer(*ctx_, bytes, vulkan::memory_kind::device_local);
+    }
+    sl.results = vulkan::buffer(*ctx_, result_block, vulkan::memory_kind::readback);
+    sl.fence = vulkan::fence(*ctx_);
+    sl.cb = pool_.allocate();
+    buffers_.input[s] = sl.input ? sl.input.get() : sl.staging.get();
+    buffers_.results[s] = sl.results.get();
+    if (profiler_) profiler_->host_time("host_slots_ms", t0);
+  }
+
   // A new format: drain the slots in flight (delivering their results), then build the slots anew.
   void reset_format(const picture_view& v) {
     for (std::size_t s = 0; s < slots_.size(); ++s)
@@ -452,19 +495,12 @@ class Vulkan {
     buffers_ = {};
     result_used_ = 0;
     layout_ = vulkan::detail::frame_layout::of(v);
-    const bool unified = ctx_->unified_memory();
     slots_.resize(slot_count_);
-    for (auto& sl : slots_) {
-      sl.staging = vulkan::buffer(*ctx_, layout_->bytes, vulkan::memory_kind::upload);
-      if (!unified) sl.input = vulkan::buffer(*ctx_, layout_->bytes, vulkan::memory_kind::device_local);
-      sl.results = vulkan::buffer(*ctx_, result_block, vulkan::memory_kind::readback);
-      sl.cb = pool_.allocate();
-      sl.fence = vulkan::fence(*ctx_);
-      buffers_.input.push_back(unified ? sl.staging.get() : sl.input.get());
-      buffers_.results.push_back(sl.results.get());
-    }
-    if (unified)
-      for (auto& sl : slots_) sl.input = vulkan::buffer();  // staging is read in place
+    buffers_.input.assign(slot_count_, VK_NULL_HANDLE);
+    buffers_.results.assign(slot_count_, VK_NULL_HANDLE);
+    direct_upload_ = vulkan::direct_upload_heap(*ctx_);
+    const char* rb = std::getenv("VQM_VULKAN_REBAR");
+    rebar_always_ = rb && *rb == '1';
     next_slot_ = 0;
   }
 
@@ -479,6 +515,8 @@ class Vulkan {
   std::vector<vulkan::detail::engine*> frame_engines_;
   std::uint32_t result_used_ = 0;
   int upload_planes_ = 0;
+  bool direct_upload_ = false;  // inputs in a resizable BAR (vulkan::direct_upload_heap)
+  bool rebar_always_ = false;   // VQM_VULKAN_REBAR=1: every frame written straight into it
   std::size_t next_slot_ = 0;
   std::uint64_t ticket_ = 0;
   vulkan::detail::copy_pool copier_;

@@ -2,12 +2,14 @@
 //
 // Kinds: device_local (what kernels read and write), upload (host-visible, uncached/write-combined:
 // sequential host writes, then a transfer or a direct read), readback (host-visible, cached: random host
-// reads after a fence wait). Non-coherent memory needs flush()/invalidate(); both are no-ops otherwise.
+// reads after a fence wait), device_upload (device-local and host-visible — a resizable BAR: the host writes
+// straight into VRAM over PCIe and kernels read it in place, no device copy; see direct_upload_heap()). Non-coherent memory needs flush()/invalidate(); both are no-ops otherwise.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <utility>
 
 #include "vqm/vulkan/context.hpp"
@@ -15,7 +17,7 @@
 
 namespace vqm::vulkan {
 
-enum class memory_kind : std::uint8_t { device_local, upload, readback };
+enum class memory_kind : std::uint8_t { device_local, upload, readback, device_upload };
 
 inline constexpr VkBufferUsageFlags default_buffer_usage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -120,6 +122,9 @@ class buffer {
         case memory_kind::readback:
           if (f & hv) score = 1 + ((f & ca) ? 4 : 0) + ((f & hc) ? 1 : 0) + ((f & dl) ? 0 : 1);
           break;
+        case memory_kind::device_upload:
+          if ((f & hv) && (f & dl)) score = 1 + ((f & hc) ? 2 : 0) + ((f & ca) ? 0 : 2);
+          break;
       }
       if (score > best_score) best = static_cast<int>(i), best_score = score;
     }
@@ -150,5 +155,23 @@ class buffer {
   VkMemoryPropertyFlags flags_ = 0;
   std::byte* mapped_ = nullptr;
 };
+
+// Whether device_upload buffers are worth using: a memory type both device-local and host-visible in a heap
+// of at least 1 GiB (resizable BAR, e.g. NVIDIA data-centre GPUs expose all of VRAM), on a device that is
+// not unified memory (there plain upload buffers are read in place already). The classic 256 MiB BAR
+// window is left alone (other users share it). VQM_VULKAN_REBAR=0 turns it off.
+[[nodiscard]] inline bool direct_upload_heap(const context& ctx) {
+  if (const char* v = std::getenv("VQM_VULKAN_REBAR"); v && *v == '0') return false;
+  if (ctx.unified_memory()) return false;
+  const auto& mp = ctx.memory_properties();
+  constexpr auto want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+  for (std::uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
+    const auto f = mp.memoryTypes[i].propertyFlags;
+    if ((f & want) == want && !(f & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)) &&
+        mp.memoryHeaps[mp.memoryTypes[i].heapIndex].size >= (VkDeviceSize{1} << 30))
+      return true;
+  }
+  return false;
+}
 
 }  // namespace vqm::vulkan

@@ -127,18 +127,9 @@ class psnr_hvs_kernel {
     walk_pipe_ = compute_pipeline(ctx, spirv::hvs_walk, 4, sizeof(std::uint32_t));
     const auto n = static_cast<std::uint32_t>(slots);
     pool_ = descriptor_pool(ctx, 2 * n, 7 * n);
-    scratch_.resize(slots);
-    for (auto& sc : scratch_) {
-      sc.terms = buffer(ctx, blocks * 64 * sizeof(float), memory_kind::device_local);
-      sc.block_sum = buffer(ctx, blocks * sizeof(double), memory_kind::device_local);
-      sc.tables = buffer(ctx, nodes * 32, memory_kind::device_local);
-      sc.group_sum = buffer(ctx, std::max<std::uint64_t>(groups_, 1) * sizeof(double), memory_kind::device_local);
-      sc.scan_set = pool_.allocate(scan_pipe_.set_layout());
-      sc.tables_set = pool_.allocate(tables_pipe_.set_layout());
-      write_storage_buffers(ctx, sc.scan_set, {params_buf_.range(), sc.group_sum.range()});
-      write_storage_buffers(ctx, sc.tables_set, {params_buf_.range(), sc.terms.range(), sc.block_sum.range(),
-                                                 sc.tables.range(), sc.group_sum.range()});
-    }
+    blocks_ = blocks;
+    nodes_ = nodes;
+    scratch_.resize(slots);  // each slot's buffers on its first frame (start-up pays for one)
   }
 
   psnr_hvs_kernel(const psnr_hvs_kernel&) = delete;
@@ -205,7 +196,7 @@ class psnr_hvs_kernel {
     if (out_offset % 4 != 0 || out_offset / 4 + 3 >= (VkDeviceSize{1} << 32))
       throw error(errc::invalid_argument, "psnr_hvs_kernel::record: out_offset must be a multiple of 4");
     a.out_word = static_cast<std::uint32_t>(out_offset / 4);
-    auto& sc = scratch_[slot];
+    auto& sc = ensure_scratch(slot);
     a.terms_set = set_for(sc.terms_sets, ref[0].buffer, dis[0].buffer, terms_pipe_, [&](VkDescriptorSet s) {
       write_storage_buffers(*ctx_, s,
                             {params_buf_.range(), VkDescriptorBufferInfo{ref[0].buffer, 0, VK_WHOLE_SIZE},
@@ -233,7 +224,7 @@ class psnr_hvs_kernel {
         }
         terms_pipe_.bind(cb, a.terms_set);
         terms_pipe_.push(cb, pc);
-        terms_pipe_.dispatch(cb, groups_);
+        terms_pipe_.dispatch(cb, 4 * groups_);  // a quarter group (4 blocks) per workgroup
         break;
       }
       case 1:
@@ -257,8 +248,8 @@ class psnr_hvs_kernel {
   [[nodiscard]] std::size_t slots() const noexcept { return scratch_.size(); }
 
  private:
-  // hvs_terms.comp's shared arrays (16 blocks per workgroup).
-  static constexpr std::uint32_t terms_shared_bytes = 3 * 16 * 2 * 64 * 4 + 16 * 2 * 4 * 4 + 16 * 2 * 4 + 16 * 16 * 8 + 16 * 8;
+  // hvs_terms.comp's shared arrays (4 blocks per workgroup).
+  static constexpr std::uint32_t terms_shared_bytes = 3 * 4 * 2 * 64 * 4 + 4 * 2 * 4 * 4 + 4 * 2 * 4 + 4 * 16 * 8 + 4 * 8;
   struct terms_push {
     std::uint32_t ref_byte[3], dis_byte[3], ref_stride[3], dis_stride[3];
   };
@@ -271,6 +262,23 @@ class psnr_hvs_kernel {
     VkDescriptorSet scan_set = VK_NULL_HANDLE, tables_set = VK_NULL_HANDLE;
     std::vector<cached_set> terms_sets, walk_sets;  // by the caller's buffers
   };
+
+  scratch& ensure_scratch(std::size_t slot) {
+    auto& sc = scratch_[slot];
+    if (sc.terms) return sc;
+    const context& ctx = *ctx_;
+    sc.terms = buffer(ctx, blocks_ * 64 * sizeof(float), memory_kind::device_local);
+    sc.block_sum = buffer(ctx, blocks_ * sizeof(double), memory_kind::device_local);
+    sc.tables = buffer(ctx, nodes_ * 32, memory_kind::device_local);
+    // 4 quarter sums per group (hvs_terms), then the group prefixes (hvs_scan).
+    sc.group_sum = buffer(ctx, std::max<std::uint64_t>(groups_, 1) * 5 * sizeof(double), memory_kind::device_local);
+    sc.scan_set = pool_.allocate(scan_pipe_.set_layout());
+    sc.tables_set = pool_.allocate(tables_pipe_.set_layout());
+    write_storage_buffers(ctx, sc.scan_set, {params_buf_.range(), sc.group_sum.range()});
+    write_storage_buffers(ctx, sc.tables_set, {params_buf_.range(), sc.terms.range(), sc.block_sum.range(),
+                                               sc.tables.range(), sc.group_sum.range()});
+    return sc;
+  }
 
   // The descriptor set of `pipe` for buffers (a, b), written on first use. Sets are never freed (they may
   // be in flight); the pools grow with the number of distinct buffers a caller rotates through.
@@ -299,6 +307,7 @@ class psnr_hvs_kernel {
   std::vector<descriptor_pool> extra_pools_;
   std::uint32_t extra_left_ = 0;
   std::vector<scratch> scratch_;
+  std::uint64_t blocks_ = 0, nodes_ = 0;
   std::uint32_t groups_ = 0;  // level-1 groups of 16 blocks, all planes: the terms and tables workgroups
 };
 

@@ -93,6 +93,9 @@ class engine {
   virtual void record(VkCommandBuffer cb, std::size_t slot, int stage) = 0;
   [[nodiscard]] virtual std::uint32_t result_bytes() const noexcept = 0;
   [[nodiscard]] virtual bool uses_chroma() const noexcept { return false; }
+  // Creates slot `slot`'s scratch and descriptor set on its first frame (the slot's input and results
+  // buffers exist by then): start-up pays for one slot only.
+  virtual void ensure(std::size_t slot) = 0;
   std::uint32_t result_offset = 0;  // bytes into the results buffer, assigned by the backend
 };
 
@@ -101,21 +104,23 @@ class sse_engine final : public engine {
  public:
   sse_engine(const context& ctx, pipeline_set& pipes, const frame_layout& l, const slot_buffers& sb, int planes,
              bool round24)
-      : ctx_(ctx), pipes_(pipes), l_(l), planes_(planes), round24_(round24) {
+      : ctx_(ctx), pipes_(pipes), l_(l), sb_(sb), planes_(planes), round24_(round24) {
     const std::uint32_t spw = l.bps == 1 ? 4 : 2;
     const std::uint32_t wpr = div_up(l.width[0], spw);
     rows_ = std::max<std::uint32_t>(1, 4096 / std::max<std::uint32_t>(wpr, 1));  // ~16 words per thread
     groups_ = div_up(l.height[0], rows_);
-    const auto& sse = pipes.sse();
+    pipes.sse();
     pipes.reduce_u64();
     pool_ = descriptor_pool(ctx, static_cast<std::uint32_t>(sb.input.size()), 3 * static_cast<std::uint32_t>(sb.input.size()));
-    for (std::size_t s = 0; s < sb.input.size(); ++s) {
-      partial_.emplace_back(ctx, std::uint64_t{groups_} * 3 * 8, memory_kind::device_local);
-      sets_.push_back(pool_.allocate(sse.set_layout()));
-      write_storage_buffers(ctx, sets_.back(), {VkDescriptorBufferInfo{sb.input[s], 0, VK_WHOLE_SIZE},
-                                                partial_.back().range(),
-                                                VkDescriptorBufferInfo{sb.results[s], 0, VK_WHOLE_SIZE}});
-    }
+    partial_.resize(sb.input.size());
+    sets_.resize(sb.input.size(), VK_NULL_HANDLE);
+  }
+  void ensure(std::size_t s) override {
+    if (sets_[s]) return;
+    partial_[s] = buffer(ctx_, std::uint64_t{groups_} * 3 * 8, memory_kind::device_local);
+    sets_[s] = pool_.allocate(pipes_.sse().set_layout());
+    write_storage_buffers(ctx_, sets_[s], {VkDescriptorBufferInfo{sb_.input[s], 0, VK_WHOLE_SIZE}, partial_[s].range(),
+                                           VkDescriptorBufferInfo{sb_.results[s], 0, VK_WHOLE_SIZE}});
   }
   [[nodiscard]] int stages() const noexcept override { return 2; }
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 3 * 8; }
@@ -159,6 +164,7 @@ class sse_engine final : public engine {
   const context& ctx_;
   pipeline_set& pipes_;
   frame_layout l_;
+  const slot_buffers& sb_;
   int planes_;
   bool round24_;
   std::uint32_t rows_ = 1, groups_ = 1;
@@ -202,23 +208,32 @@ class ssim_base : public engine {
   }
 
   void allocate(const slot_buffers& sb) {
-    const auto& any = pipes_.ssim_prepare();
+    sb_ = &sb;
+    pipes_.ssim_prepare();
     pipes_.ssim_hpass();
     pipes_.ssim_vpass();
     pipes_.reduce_f64();
-    const VkBuffer table = pipes_.ssim_table();
+    table_ = pipes_.ssim_table();
     const auto slots = static_cast<std::uint32_t>(sb.input.size());
     pool_ = descriptor_pool(ctx_, slots, 5 * slots);
-    for (std::size_t s = 0; s < slots; ++s) {
-      scratch_.emplace_back(ctx_, std::max<std::uint64_t>(floats_, 1) * 4, memory_kind::device_local);
-      partial_.emplace_back(ctx_, std::max<std::uint64_t>(partials_, 1) * 32, memory_kind::device_local);
-      sets_.push_back(pool_.allocate(any.set_layout()));
-      write_storage_buffers(ctx_, sets_.back(),
-                            {VkDescriptorBufferInfo{sb.input[s], 0, VK_WHOLE_SIZE}, scratch_.back().range(),
-                             partial_.back().range(), VkDescriptorBufferInfo{sb.results[s], 0, VK_WHOLE_SIZE},
-                             VkDescriptorBufferInfo{table, 0, VK_WHOLE_SIZE}});
-    }
+    scratch_.resize(slots);
+    partial_.resize(slots);
+    sets_.resize(slots, VK_NULL_HANDLE);
   }
+
+ public:
+  void ensure(std::size_t s) override {
+    if (sets_[s]) return;
+    scratch_[s] = buffer(ctx_, std::max<std::uint64_t>(floats_, 1) * 4, memory_kind::device_local);
+    partial_[s] = buffer(ctx_, std::max<std::uint64_t>(partials_, 1) * 32, memory_kind::device_local);
+    sets_[s] = pool_.allocate(pipes_.ssim_prepare().set_layout());
+    write_storage_buffers(ctx_, sets_[s],
+                          {VkDescriptorBufferInfo{sb_->input[s], 0, VK_WHOLE_SIZE}, scratch_[s].range(),
+                           partial_[s].range(), VkDescriptorBufferInfo{sb_->results[s], 0, VK_WHOLE_SIZE},
+                           VkDescriptorBufferInfo{table_, 0, VK_WHOLE_SIZE}});
+  }
+
+ protected:
 
   // Normalised (and box-decimated by `scale`) luma of both pictures into level `lv`.
   void prepare(VkCommandBuffer cb, std::size_t slot, const ssim_level& lv, std::uint32_t scale) {
@@ -279,6 +294,8 @@ class ssim_base : public engine {
   frame_layout l_;
   std::vector<ssim_level> levels_;
   std::uint32_t floats_ = 0, partials_ = 0;
+  const slot_buffers* sb_ = nullptr;
+  VkBuffer table_ = VK_NULL_HANDLE;
   descriptor_pool pool_;
   std::vector<buffer> scratch_, partial_;
   std::vector<VkDescriptorSet> sets_;
