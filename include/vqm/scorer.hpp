@@ -55,9 +55,9 @@ class scorer {
   // Waits for the oldest frame in flight; nullopt when none is left.
   std::optional<frame_result> pop() {
     if (in_flight_.empty()) return std::nullopt;
+    backend_.wait(in_flight_.front().frame);  // in place: a backend may still refer to the frame until then
     auto job = std::move(in_flight_.front());
     in_flight_.pop_front();
-    backend_.wait(job.frame);
     frame_result res{job.index, job.measure, {}};
     if (job.measure) res.values.resize(names_.size());
     double* out = res.values.data();

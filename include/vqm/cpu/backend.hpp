@@ -85,10 +85,11 @@ class Cpu {
     if (!pool_) return run(f);  // inline: the work is done by wait() time
     auto c = std::make_shared<frame::completion>();
     f.pending_ = c;
-    pool_->post([this, &f, c] {
+    // The task works on its own copy of the recorded jobs: the caller may move the frame while it runs.
+    pool_->post([work = f, c] {
       std::exception_ptr e;
       try {
-        run(f);
+        run(work);
       } catch (...) {
         e = std::current_exception();
       }
