@@ -71,8 +71,11 @@ inline constexpr int u8_edges_per_vec = VQM_LPF_LANES / 8;
 
 // Two 8-byte rows (edges a, b) in one 128-bit register: a in the low half.
 [[gnu::always_inline]] inline __m128i load_pair(const std::uint8_t* a, const std::uint8_t* b) {
+  // Both halves through _mm_loadl_epi64 (an unaligned 8-byte load): _mm_loadh_pd would dereference a
+  // misaligned double*, undefined behaviour that UBSan reports.
   const __m128i lo = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(a));
-  return _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(lo), reinterpret_cast<const double*>(b)));
+  const __m128i hi = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b));
+  return _mm_unpacklo_epi64(lo, hi);
 }
 // 8 bytes at p[e_i.offset + rel] of each edge, edge i in byte lanes [8i, 8i + 8).
 [[gnu::always_inline]] inline B load_edges(const std::uint8_t* base, const edge* e, std::ptrdiff_t rel) {
@@ -101,7 +104,7 @@ inline constexpr int u8_edges_per_vec = VQM_LPF_LANES / 8;
 }
 [[gnu::always_inline]] inline void store_pair(std::uint8_t* a, std::uint8_t* b, __m128i v) {
   _mm_storel_epi64(reinterpret_cast<__m128i*>(a), v);
-  _mm_storeh_pd(reinterpret_cast<double*>(b), _mm_castsi128_pd(v));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(b), _mm_unpackhi_epi64(v, v));
 }
 [[gnu::always_inline]] inline void store_edges(std::uint8_t* base, const edge* e, std::ptrdiff_t rel, B v) {
 #if VQM_LPF_LANES == 16
