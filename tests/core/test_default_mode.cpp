@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "reference_data.hpp"
+#include "common/reference_data.hpp"
 #include "vqm/cpu.hpp"
 
 namespace vqm::test {

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "reference_data.hpp"
+#include "common/reference_data.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/io/pooling.hpp"
 

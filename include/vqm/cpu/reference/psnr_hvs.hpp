@@ -103,11 +103,12 @@ inline float hvs_block_mask(const std::int32_t (&a)[8][8], const std::int32_t (&
   return std::sqrt(e * var) / 32.0f;
 }
 
-template <class T>
-float psnr_hvs_rows(const plane_view& ra, const plane_view& rb, int plane) noexcept {
+// Calls term(e·e) for every coefficient of every block, in libvmaf's order (block raster, coefficient
+// raster). The plane's score is the serial binary32 sum of these terms.
+template <class T, class Fn>
+void for_each_hvs_term(const plane_view& ra, const plane_view& rb, int plane, Fn&& term) {
   const auto& csf = *tables::csf[plane];
   const auto& mask = tables::mask[plane];
-  float ret = 0.0f;
   std::int32_t a[8][8], b[8][8], da[8][8], db[8][8];
   const int w = static_cast<int>(ra.width), h = static_cast<int>(ra.height);
   for (int y = 0; y < h - 7; y += 7)
@@ -134,9 +135,15 @@ float psnr_hvs_rows(const plane_view& ra, const plane_view& rb, int plane) noexc
             err = err < t ? 0.0f : err - t;
           }
           const float e = err * csf[i][j];
-          ret = ret + e * e;
+          term(e * e);
         }
     }
+}
+
+template <class T>
+float psnr_hvs_rows(const plane_view& ra, const plane_view& rb, int plane) noexcept {
+  float ret = 0.0f;
+  for_each_hvs_term<T>(ra, rb, plane, [&](float t) { ret = ret + t; });
   return ret;
 }
 
