@@ -190,8 +190,15 @@ class psnr_hvs_kernel {
         throw error(errc::invalid_argument,
                     "psnr_hvs_kernel::record: plane " + std::to_string(i % 3) +
                         " must lie in the same buffer as luma, sample-aligned, below 4 GiB");
-      (i < 3 ? a.ref_byte : a.dis_byte)[i % 3] = static_cast<std::uint32_t>(b.offset);
-      (i < 3 ? a.ref_stride : a.dis_stride)[i % 3] = b.stride_bytes;
+      // Plain branches: GCC 12 with -fsanitize=shift (or signed-integer-overflow) dropped the stores of
+      // `(i < 3 ? a.ref_byte : a.dis_byte)[i % 3] = ...` for distorted planes 0 and 1.
+      if (i < 3) {
+        a.ref_byte[i] = static_cast<std::uint32_t>(b.offset);
+        a.ref_stride[i] = b.stride_bytes;
+      } else {
+        a.dis_byte[i - 3] = static_cast<std::uint32_t>(b.offset);
+        a.dis_stride[i - 3] = b.stride_bytes;
+      }
     }
     if (out_offset % 4 != 0 || out_offset / 4 + 3 >= (VkDeviceSize{1} << 32))
       throw error(errc::invalid_argument, "psnr_hvs_kernel::record: out_offset must be a multiple of 4");
