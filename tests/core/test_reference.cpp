@@ -37,18 +37,6 @@ std::string case_name(const testing::TestParamInfo<reference_case>& info) {
   return s;
 }
 
-// The frames of a pair, read once per test program.
-const std::pair<std::vector<picture>, std::vector<picture>>& frames_of(const nlohmann::json& j) {
-  static std::map<std::string, std::pair<std::vector<picture>, std::vector<picture>>> cache;
-  const auto pair = j.at("pair").get<std::string>();
-  auto it = cache.find(pair);
-  if (it == cache.end())
-    it = cache.emplace(pair, std::pair{read_all(fixture(j.at("reference").at("file").get<std::string>())),
-                                       read_all(fixture(j.at("distorted").at("file").get<std::string>()))})
-             .first;
-  return it->second;
-}
-
 class reference_test : public testing::TestWithParam<reference_case> {};
 
 TEST_P(reference_test, matches_libvmaf_bit_exactly) {

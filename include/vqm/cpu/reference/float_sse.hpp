@@ -4,30 +4,29 @@
 #include <cstdint>
 
 #include "vqm/cpu/reference/normalize.hpp"
-#include "vqm/cpu/reference/sse.hpp"
 #include "vqm/picture.hpp"
 
 namespace vqm::cpu::reference {
 
-// libvmaf adds f64(f32(a−b)²) serially in double. Up to 12 bits every term is an exact multiple of
-// 2^−2(bpc−8) and every partial sum is exact in double, so the exact integer SSE scaled by that power
-// of two is the same double; 16-bit squares round in float, so that depth keeps the serial sum.
-[[nodiscard]] inline double float_sse(const plane_view& a, const plane_view& b, std::uint32_t bit_depth) noexcept {
-  if (bit_depth <= 12) {
-    const double scale = static_cast<double>(1ull << (2 * (bit_depth - 8)));
-    return static_cast<double>(sse_plane(a, b, bit_depth)) / scale;
-  }
+// libvmaf's loop as written: f32 normalise, f32 difference and square, serial double sum, every depth.
+// (The optimised kernel takes the exact integer shortcut up to 12 bits; tests compare the two.)
+template <class T>
+[[nodiscard]] inline double float_sse_rows(const plane_view& a, const plane_view& b, std::uint32_t bit_depth) noexcept {
   const float div = normalize_divisor(bit_depth);
   double noise = 0.0;
   for (std::uint32_t y = 0; y < a.height; ++y) {
-    const auto* ra = a.row<std::uint16_t>(y);
-    const auto* rb = b.row<std::uint16_t>(y);
+    const T* ra = a.row<T>(y);
+    const T* rb = b.row<T>(y);
     for (std::uint32_t x = 0; x < a.width; ++x) {
       const float d = static_cast<float>(ra[x]) / div - static_cast<float>(rb[x]) / div;
       noise += static_cast<double>(d * d);
     }
   }
   return noise;
+}
+
+[[nodiscard]] inline double float_sse(const plane_view& a, const plane_view& b, std::uint32_t bit_depth) noexcept {
+  return bit_depth > 8 ? float_sse_rows<std::uint16_t>(a, b, bit_depth) : float_sse_rows<std::uint8_t>(a, b, bit_depth);
 }
 
 }  // namespace vqm::cpu::reference
