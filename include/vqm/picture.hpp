@@ -92,6 +92,16 @@ struct picture_view {
   return v;
 }
 
+// A backend measures a pair only when both pictures have the same format and the same plane sizes (the
+// kernels walk both with the reference's geometry). Throws errc::mismatch naming the difference.
+inline void check_pair(const picture_view& ref, const picture_view& dis) {
+  if (!(ref.format == dis.format))
+    throw error(errc::mismatch, "reference is " + describe(ref.format) + " but distorted is " + describe(dis.format));
+  for (int p = 0; p < ref.format.planes(); ++p)
+    if (ref.planes[p].width != dis.planes[p].width || ref.planes[p].height != dis.planes[p].height)
+      throw error(errc::mismatch, "reference and distorted plane " + std::to_string(p) + " sizes differ");
+}
+
 // An owning planar picture with tightly packed rows.
 class picture {
  public:

@@ -67,8 +67,7 @@ class Cpu {
   };
 
   [[nodiscard]] frame begin_frame(const picture_view& ref, const picture_view& dis) const {
-    if (!(ref.format == dis.format))
-      throw error(errc::mismatch, "reference is " + describe(ref.format) + " but distorted is " + describe(dis.format));
+    check_pair(ref, dis);
     frame f;
     f.ref_ = ref;
     f.dis_ = dis;

@@ -102,11 +102,7 @@ class Vulkan {
   };
 
   [[nodiscard]] frame begin_frame(const picture_view& ref, const picture_view& dis) const {
-    if (!(ref.format == dis.format))
-      throw error(errc::mismatch, "reference is " + describe(ref.format) + " but distorted is " + describe(dis.format));
-    for (int p = 0; p < ref.format.planes(); ++p)
-      if (ref.planes[p].width != dis.planes[p].width || ref.planes[p].height != dis.planes[p].height)
-        throw error(errc::mismatch, "reference and distorted plane " + std::to_string(p) + " sizes differ");
+    check_pair(ref, dis);
     frame f;
     f.ref_ = ref;
     f.dis_ = dis;
