@@ -1,0 +1,397 @@
+// VMAF model evaluation (SPEC-vmaf Part B) against libvmaf: predictions from libvmaf's own feature values
+// (tests/data/reference-vmaf) and the CLI edge cases (tests/data/vmaf-cli), compared with ==; the JSON
+// parser and the model loader's errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/reference_data.hpp"
+#include "vqm/detail/json.hpp"
+#include "vqm/vmaf/model.hpp"
+
+namespace {
+
+using vqm::vmaf::model;
+using series_map = std::map<std::string, std::vector<std::optional<double>>>;
+
+std::string data_dir() { return std::string(VQM_TEST_DATA_DIR); }
+std::string cli_dir() { return data_dir() + "/vmaf-cli"; }
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The printed name of a model feature (A.6), written out here independently of the extractors' code.
+std::string printed_key(const vqm::vmaf::model_feature& f) {
+  struct opt {
+    const char* name;
+    const char* alias;
+    bool is_bool;
+    double def;
+  };
+  static const std::map<std::string, std::vector<opt>> table = {
+      {"motion",
+       {{"motion_blend_factor", "mbf", false, 1.0},
+        {"motion_blend_offset", "mbo", false, 40.0},
+        {"motion_five_frame_window", "mffw", true, 0},
+        {"motion_force_zero", "force_0", true, 0},
+        {"motion_fps_weight", "mfw", false, 1.0},
+        {"motion_max_val", "mmxv", false, 10000.0},
+        {"motion_moving_average", "mma", true, 0}}},  // sorted by name
+      {"adm", {{"adm_enhn_gain_limit", "egl", false, 100.0}}},
+      {"vif", {{"vif_enhn_gain_limit", "egl", false, 100.0}}},
+  };
+  std::string suffix;
+  for (const auto& o : table.at(f.extractor)) {
+    const std::string* v = nullptr;
+    for (const auto& [k, val] : f.options.items())
+      if (k == o.name) v = &val;
+    if (!v) continue;
+    if (o.is_bool) {
+      if (*v == "true") suffix += std::string("_") + o.alias;
+    } else {
+      const double d = std::atof(v->c_str());
+      if (d != o.def) suffix += std::string("_") + o.alias + "_" + vqm::feature_params::format_g(d);
+    }
+  }
+  return vqm::vmaf::printed_name(f.name, suffix);
+}
+
+std::vector<std::string> printed_keys(const model& m) {
+  std::vector<std::string> keys;
+  for (const auto& f : m.features()) keys.push_back(printed_key(f));
+  return keys;
+}
+
+// Predicts every output of `m` at frame i from `series` (libvmaf's own feature values).
+std::map<std::string, double> predict_all(const model& m, const std::vector<std::string>& keys,
+                                          const std::function<double(const std::string&)>& value_of) {
+  std::vector<double> f;
+  for (const auto& k : keys) f.push_back(value_of(k));
+  std::map<std::string, double> out;
+  if (!m.is_collection()) {
+    out[m.name()] = m.predict(f);
+    return out;
+  }
+  const auto b = m.predict_bootstrap(f);
+  const auto names = m.output_names();
+  out[names[0]] = b.main;
+  for (std::size_t k = 0; k < b.members.size(); ++k) out[names[1 + k]] = b.members[k];
+  const std::size_t s = 1 + b.members.size();
+  out[names[s]] = b.bagging;
+  out[names[s + 1]] = b.stddev;
+  out[names[s + 2]] = b.ci_p95_lo;
+  out[names[s + 3]] = b.ci_p95_hi;
+  return out;
+}
+
+TEST(VmafModel, ReferencePredictionsAreBitExact) {
+  std::size_t compared = 0, runs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(data_dir() + "/reference-vmaf")) {
+    if (e.path().extension() != ".json" || e.path().stem() == "manifest") continue;
+    const auto j = vqm::test::load_json(e.path().string());
+    for (const char* version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3"}) {
+      const auto key = std::string("model[") + version + "]";
+      if (!j.at("features").contains(key)) continue;
+      const auto& run = j.at("features").at(key);
+      if (run.at("status") != "ok") continue;
+      ++runs;
+      const auto& metrics = run.at("metrics");
+      const model m = vqm::vmaf::builtin_model(version);
+      const auto keys = printed_keys(m);
+      const auto names = m.output_names();
+      const std::size_t frames = metrics.at("vmaf").size();
+      for (std::size_t i = 0; i < frames; ++i) {
+        const auto out = predict_all(m, keys, [&](const std::string& k) {
+          return vqm::test::to_double(metrics.at(k).at(i));
+        });
+        for (const auto& n : names) {
+          ASSERT_TRUE(metrics.contains(n)) << e.path() << " " << key << " has no " << n;
+          const double want = vqm::test::to_double(metrics.at(n).at(i));
+          EXPECT_TRUE(vqm::test::same(out.at(n), want))
+              << e.path().stem() << " " << key << " " << n << "[" << i << "]: " << out.at(n) << " vs " << want;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(runs, 80u);
+  std::printf("compared %zu predicted values in %zu model runs\n", compared, runs);
+}
+
+// libvmaf XML (%.17g): per-frame attributes.
+series_map read_xml(const std::string& path, std::size_t& frames) {
+  const std::string t = read_text(path);
+  series_map s;
+  frames = 0;
+  std::vector<std::pair<std::size_t, std::map<std::string, double>>> rows;
+  for (std::size_t p = t.find("<frame "); p != std::string::npos; p = t.find("<frame ", p + 1)) {
+    const std::size_t end = t.find("/>", p);
+    std::size_t q = p + 7, num = 0;
+    std::map<std::string, double> row;
+    while (q < end) {
+      const std::size_t eq = t.find("=\"", q);
+      if (eq == std::string::npos || eq > end) break;
+      std::size_t b = t.find_last_of(' ', eq) + 1;
+      const std::string name = t.substr(b, eq - b);
+      const std::size_t close = t.find('"', eq + 2);
+      const std::string val = t.substr(eq + 2, close - eq - 2);
+      if (name == "frameNum") num = std::stoul(val);
+      else row[name] = std::strtod(val.c_str(), nullptr);
+      q = close + 1;
+    }
+    rows.emplace_back(num, std::move(row));
+    frames = std::max(frames, num + 1);
+  }
+  for (auto& [i, row] : rows)
+    for (auto& [k, v] : row) {
+      auto& col = s[k];
+      col.resize(frames);
+      col[i] = v;
+    }
+  return s;
+}
+
+struct cli_case {
+  const char* xml;
+  std::vector<const char*> specs;  // load_model specs, in CLI order
+};
+
+TEST(VmafModel, CliEdgeCasesAreBitExact) {
+  const std::string c = cli_dir() + "/";
+  const std::vector<cli_case> cases = {
+      {"e5a", {"version=vmaf_v0.6.1:enable_transform"}},
+      {"e5b", {"version=vmaf_b_v0.6.3:enable_transform"}},
+      {"e5c", {"version=vmaf_v0.6.1:disable_clip"}},
+      {"e5d", {"version=vmaf_v0.6.1neg:name=vmaf_neg", "version=vmaf_v0.6.1"}},
+      {"e6", {"version=vmaf_v0.6.1"}},
+      {"e7", {"version=vmaf_v0.6.1:motion.motion_force_zero=true"}},
+      {"e9", {"version=vmaf_b_v0.6.3"}},
+      {"e10", {"path=CLI/custom_knots.json"}},
+      {"e11", {"path=CLI/custom_poly_knots.json"}},
+      {"e12", {"version=vmaf_b_v0.6.3:enable_transform"}},
+      {"e13", {"version=vmaf_b_v0.6.3"}},
+      {"e14", {"path=CLI/custom_knots_x0.json"}},
+      {"e15", {"path=CLI/custom_knots_extrap.json"}},
+      {"e16", {"path=CLI/custom_knots_invalid.json"}},
+  };
+  std::size_t compared = 0;
+  for (const auto& cs : cases) {
+    std::size_t frames = 0;
+    const auto s = read_xml(c + cs.xml + ".xml", frames);
+    ASSERT_GT(frames, 0u) << cs.xml;
+    for (std::string spec : cs.specs) {
+      if (const auto p = spec.find("CLI/"); p != std::string::npos) spec.replace(p, 4, c);
+      const model m = vqm::vmaf::load_model(spec);
+      const auto keys = printed_keys(m);
+      for (std::size_t i = 0; i < frames; ++i) {
+        if (!s.at(m.name())[i]) continue;  // not predicted (subsample)
+        const auto out = predict_all(m, keys, [&](const std::string& k) {
+          const auto& col = s.at(k);
+          if (!col[i]) throw std::runtime_error(std::string(cs.xml) + ": no " + k);
+          return *col[i];
+        });
+        for (const auto& n : m.output_names()) {
+          ASSERT_TRUE(s.count(n)) << cs.xml << " has no " << n;
+          EXPECT_TRUE(vqm::test::same(out.at(n), *s.at(n)[i]))
+              << cs.xml << " " << n << "[" << i << "]: " << out.at(n) << " vs " << *s.at(n)[i];
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 200u);
+  std::printf("compared %zu predicted values in %zu CLI cases\n", compared, cases.size());
+}
+
+TEST(VmafModel, BuiltinModelFacts) {
+  const auto versions = vqm::vmaf::builtin_versions();
+  EXPECT_EQ(versions.size(), 5u);
+  for (auto v : versions) {
+    const model m = vqm::vmaf::builtin_model(v);
+    ASSERT_EQ(m.features().size(), 6u) << v;
+    EXPECT_EQ(m.features()[0].name, "VMAF_integer_feature_adm2_score");
+    EXPECT_EQ(m.features()[1].name, "VMAF_integer_feature_motion2_score");
+    EXPECT_EQ(m.features()[1].extractor, "motion");
+    EXPECT_EQ(m.features()[5].extractor, "vif");
+    EXPECT_EQ(m.is_collection(), v == "vmaf_b_v0.6.3");
+    // The embedded text is the file in the source tree.
+    EXPECT_EQ(vqm::vmaf::builtin_model_text(v),
+              read_text(data_dir() + "/../../include/vqm/vmaf/models/" + std::string(v) + ".json"));
+  }
+  const model neg = vqm::vmaf::builtin_model("vmaf_v0.6.1neg");
+  EXPECT_EQ(neg.features()[0].options.items().size(), 1u);
+  EXPECT_EQ(neg.features()[0].options.items()[0].first, "adm_enhn_gain_limit");
+  EXPECT_EQ(neg.features()[0].options.items()[0].second, "1");  // 1.0 normalised (A.2)
+  EXPECT_EQ(printed_key(neg.features()[0]), "integer_adm2_egl_1");
+  EXPECT_EQ(printed_key(neg.features()[1]), "integer_motion2");
+  const model b = vqm::vmaf::load_model("version=vmaf_b_v0.6.3:name=x");
+  EXPECT_EQ(b.members().size(), 20u);
+  const auto n = b.output_names();
+  ASSERT_EQ(n.size(), 25u);
+  EXPECT_EQ(n[0], "x");
+  EXPECT_EQ(n[1], "x_0001");
+  EXPECT_EQ(n[20], "x_0020");
+  EXPECT_EQ(n[21], "x_bagging");
+  EXPECT_EQ(n[24], "x_ci_p95_hi");
+  const model o = vqm::vmaf::load_model("version=vmaf_v0.6.1:motion.motion_fps_weight=1.23456789:adm.debug=true");
+  EXPECT_EQ(printed_key(o.features()[1]), "integer_motion2_mfw_1.23457");
+  EXPECT_EQ(o.features()[0].options.items().at(0).second, "true");
+  EXPECT_EQ(o.features()[2].options.items().size(), 0u);
+}
+
+TEST(VmafModel, Aliases) {
+  using vqm::vmaf::alias_of;
+  EXPECT_EQ(alias_of("VMAF_integer_feature_adm2_score"), "integer_adm2");
+  EXPECT_EQ(alias_of("VMAF_integer_feature_motion_sad_score"), "VMAF_integer_feature_motion_sad_score");
+  EXPECT_EQ(alias_of("VMAF_integer_feature_vif_scale3_score"), "integer_vif_scale3");
+  EXPECT_EQ(alias_of("whatever"), "whatever");
+  EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_integer_feature_motion3_score"), "motion");
+  EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_feature_adm2_score"), "");
+  EXPECT_EQ(vqm::vmaf::printed_name("VMAF_integer_feature_motion_sad_score", "_mffw"),
+            "VMAF_integer_feature_motion_sad_score_mffw");
+}
+
+// ---- the JSON parser ---------------------------------------------------------------------------------
+
+TEST(VmafJson, ParsesValues) {
+  const auto v = vqm::json::parse(
+      R"( {"a": [1, -0.5e2, 0, 1E+2, true, false, null], "s": "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "a": {}} )");
+  ASSERT_TRUE(v.is_object());
+  ASSERT_EQ(v.members().size(), 3u);
+  EXPECT_EQ(v.members()[0].first, "a");
+  const auto& a = v.members()[0].second;
+  ASSERT_EQ(a.items().size(), 7u);
+  EXPECT_EQ(a.items()[1].number(), -50.0);
+  EXPECT_EQ(a.items()[1].text(), "-0.5e2");
+  EXPECT_EQ(a.items()[3].number(), 100.0);
+  EXPECT_TRUE(a.items()[4].boolean());
+  EXPECT_TRUE(a.items()[6].is_null());
+  EXPECT_EQ(v.find("s")->text(), "x\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_TRUE(v.find("a")->is_object());  // the last duplicate wins
+  EXPECT_EQ(vqm::json::parse("0.1").number(), 0.1);
+  EXPECT_EQ(vqm::json::parse("1.7976931348623157e308").number(), 1.7976931348623157e308);
+  EXPECT_EQ(vqm::json::parse("4.9406564584124654e-324").number(), 4.9406564584124654e-324);
+  EXPECT_EQ(vqm::json::parse("\"\xc3\xa9\"").text(), "\xc3\xa9");
+}
+
+TEST(VmafJson, RejectsMalformedInputWithPosition) {
+  const char* bad[] = {"",        "{",        "[1,]",      "{\"a\":1,}", "01",        "1.",      ".5",      "-",
+                       "+1",      "1e",       "tru",       "nul",        "\"abc",     "\"\\x\"", "\"\t\"",  "[1 2]",
+                       "{1:2}",   "{\"a\" 1}", "1 2",      "\"\\ud800\"", "\"\\udc00\"", "\"\\u12\"", "1e400", "NaN",
+                       "\"\xff\"", "\"\xc3\"", "\"\xed\xa0\x80\"", "[[[[", "}",   "\"\\ud800\\u0041\""};
+  for (const char* b : bad) {
+    try {
+      (void)vqm::json::parse(b, "t.json");
+      ADD_FAILURE() << "accepted: " << b;
+    } catch (const vqm::error& e) {
+      EXPECT_EQ(e.code(), vqm::errc::bad_input);
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind("t.json:1:", 0), 0u) << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+  }
+  try {
+    (void)vqm::json::parse("{\n  \"a\": [1,\n   x]}", "f");
+    ADD_FAILURE();
+  } catch (const vqm::error& e) {
+    EXPECT_EQ(std::string(e.what()), "f:3:4: invalid JSON: unexpected character");
+  }
+  std::string deep(100000, '[');
+  EXPECT_THROW((void)vqm::json::parse(deep), vqm::error);
+  std::string ok(100, '[');
+  ok += std::string(100, ']');
+  EXPECT_NO_THROW((void)vqm::json::parse(ok));
+}
+
+// ---- model loader errors -----------------------------------------------------------------------------
+
+std::string v061_text() { return vqm::vmaf::builtin_model_text("vmaf_v0.6.1"); }
+
+std::string replace(std::string s, const std::string& from, const std::string& to, bool last = false) {
+  const auto p = last ? s.rfind(from) : s.find(from);
+  if (p == std::string::npos) throw std::runtime_error("test setup: no " + from);
+  return s.replace(p, from.size(), to);
+}
+
+void expect_model_error(const std::string& text, const std::string& needle) {
+  try {
+    (void)vqm::vmaf::model_from_json(text, "m.json");
+    ADD_FAILURE() << "accepted a model expected to fail with: " << needle;
+  } catch (const vqm::error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(needle), std::string::npos) << m;
+    EXPECT_NE(m.find("m.json"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+}
+
+TEST(VmafModel, LoaderErrors) {
+  const std::string t = v061_text();
+  expect_model_error("{", "invalid JSON");
+  expect_model_error("[]", "top level");
+  expect_model_error("{}", "neither a model_dict");
+  expect_model_error(replace(t, "\"LIBSVMNUSVR\"", "\"XGBOOST\""), "unknown model_type 'XGBOOST'");
+  expect_model_error(replace(t, "\"linear_rescale\"", "\"clip_0to1\""), "unknown norm_type 'clip_0to1'");
+  expect_model_error(replace(t, "\"VMAF_integer_feature_adm2_score\"", "\"VMAF_feature_adm2_score\""),
+                     "feature VMAF_feature_adm2_score is not available");
+  expect_model_error(replace(t, "svm_type nu_svr", "svm_type nu_svr\\nfoo 1"), "unknown key 'foo'");
+  expect_model_error(replace(t, "kernel_type rbf", "kernel_type linear"), "kernel_type linear");
+  expect_model_error(replace(t, "total_sv 211", "total_sv 212"), "total_sv is 212");
+  expect_model_error(replace(t, "\"score_clip\": [", "\"score_clip\": [1, ", true), "score_clip");  // model_dict's
+  expect_model_error(replace(t, "1:", "0:"), "bad or unordered index");
+  EXPECT_THROW((void)vqm::vmaf::builtin_model("vmaf_v9"), vqm::error);
+  try {
+    (void)vqm::vmaf::builtin_model("vmaf_v9");
+  } catch (const vqm::error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "unknown VMAF model version 'vmaf_v9' (built in: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, "
+              "vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3)");
+  }
+  try {
+    (void)vqm::vmaf::model_from_file("/nonexistent/m.json");
+    ADD_FAILURE();
+  } catch (const vqm::error& e) {
+    EXPECT_EQ(e.code(), vqm::errc::io);
+    EXPECT_EQ(std::string(e.what()), "VMAF model /nonexistent/m.json: cannot open the file");
+  }
+  EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:bogus=1"), vqm::error);
+  EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:foo.bar=1"), vqm::error);
+  EXPECT_THROW((void)vqm::vmaf::load_model("name=x"), vqm::error);
+  EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:path=x"), vqm::error);
+  const model m = vqm::vmaf::builtin_model("vmaf_v0.6.1");
+  EXPECT_THROW((void)m.predict(std::vector<double>(5, 0.0)), vqm::error);
+  EXPECT_THROW((void)m.predict_bootstrap(std::vector<double>(6, 0.0)), vqm::error);
+}
+
+// Knots semantics (B.5) on hand-made lists; each expected value follows from the rules directly.
+TEST(VmafModel, KnotRules) {
+  vqm::vmaf::score_transform t;
+  t.enabled = true;
+  t.has_knots = true;
+  t.knots = {{0, 0}, {50, 20}, {62, 62}, {66, 62}, {70, 80}, {100, 100}};
+  EXPECT_EQ(t.apply(0.0), 0.0);
+  EXPECT_EQ(t.apply(64.0), 62.0);          // flat segment
+  EXPECT_EQ(t.apply(-10.0), -4.0);         // x0 == 0 branch extrapolates below: a = 0.4
+  t.knots = {{0, 0}, {50, 40}, {40, 60}};  // invalid at the second segment: keeps the first one's write
+  EXPECT_EQ(t.apply(10.0), 8.0);
+  EXPECT_EQ(t.apply(55.0), 0.0);
+  t.knots = {{0, 0}};
+  EXPECT_EQ(t.apply(55.0), 55.0);
+  t.knots.clear();
+  EXPECT_EQ(t.apply(55.0), 55.0);
+}
+
+}  // namespace
