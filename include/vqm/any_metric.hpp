@@ -11,6 +11,9 @@
 
 namespace vqm {
 
+// A named series of per-frame values.
+using named_series = std::pair<std::string, std::vector<double>>;
+
 template <Backend B>
 class any_metric {
  public:
@@ -23,6 +26,9 @@ class any_metric {
   [[nodiscard]] bool temporal() const noexcept { return temporal_; }
   // Partials storage for `n` frames in flight; allocated once, reused for every frame.
   void reserve_slots(std::size_t n) { self_->reserve_slots(n); }
+  // Series a temporal metric can only write at the end of the stream (motion2/motion3), one value per
+  // frame pushed, in frame order; empty for most metrics.
+  [[nodiscard]] std::vector<named_series> finish() const { return self_->finish(); }
   void enqueue(B& b, typename B::frame& f, std::size_t slot) { self_->enqueue(b, f, slot); }
   void scores(std::size_t slot, double* out) const { self_->scores(slot, out); }
   void accumulate(std::size_t slot) { self_->accumulate(slot); }
@@ -37,12 +43,16 @@ class any_metric {
     virtual void scores(std::size_t slot, double* out) const = 0;
     virtual void accumulate(std::size_t slot) = 0;
     virtual std::vector<std::pair<std::string, double>> aggregate() const = 0;
+    virtual std::vector<named_series> finish() const = 0;
   };
   template <class M>
   struct model final : concept_t {
     explicit model(M m) : metric(std::move(m)) {}
     const std::vector<std::string>& names() const override { return metric.names(); }
-    void reserve_slots(std::size_t n) override { partials.resize(n); }
+    void reserve_slots(std::size_t n) override {
+      partials.resize(n);
+      if constexpr (requires { metric.reserve_slots(n); }) metric.reserve_slots(n);
+    }
     void enqueue(B& b, typename B::frame& f, std::size_t slot) override {
       partials[slot] = {};
       metric.enqueue(b, f, partials[slot]);
@@ -50,6 +60,10 @@ class any_metric {
     void scores(std::size_t slot, double* out) const override { metric.scores(partials[slot], out); }
     void accumulate(std::size_t slot) override { metric.accumulate(partials[slot]); }
     std::vector<std::pair<std::string, double>> aggregate() const override { return metric.aggregate(); }
+    std::vector<named_series> finish() const override {
+      if constexpr (requires { metric.finish(); }) return metric.finish();
+      else return {};
+    }
     M metric;
     std::vector<typename M::partials_type> partials;
   };

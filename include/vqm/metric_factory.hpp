@@ -1,19 +1,15 @@
-// make_metric<B>(name, options, format): libvmaf feature names to metric objects at run time.
+// make_metric<B>(name, options, format): libvmaf feature names to metric objects at run time, from the
+// registry (vqm/registry.hpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "vqm/any_metric.hpp"
-#include "vqm/metrics/float_psnr.hpp"
-#include "vqm/metrics/ms_ssim.hpp"
-#include "vqm/metrics/psnr.hpp"
-#include "vqm/metrics/psnr_hvs.hpp"
-#include "vqm/metrics/ssim.hpp"
+#include "vqm/registry.hpp"
 
 namespace vqm {
-
-inline constexpr std::string_view metric_names[] = {"psnr", "float_psnr", "float_ssim", "float_ms_ssim", "psnr_hvs"};
 
 namespace detail {
 template <class B>
@@ -21,31 +17,45 @@ template <class B>
   if constexpr (requires { B::name; }) return std::string(B::name);
   else return "this";
 }
-template <template <class> class Metric, class Algorithm, class B, bool supported>
-any_metric<B> make(const option_map& opt, const picture_format& f, compat c, bool temporal = false) {
-  const auto o = Algorithm::options::parse(opt);
-  if constexpr (supported) {
-    return any_metric<B>(Metric<B>(f, o, c), temporal);
-  } else {
-    throw error(errc::unsupported_format,
-                std::string("the ") + backend_name<B>() + " backend does not implement " + Algorithm::feature_name);
-  }
-}
 }  // namespace detail
+
+// "psnr, float_psnr, ..." (every registered feature).
+[[nodiscard]] inline std::string metric_name_list() {
+  std::string s;
+  for (auto n : metric_names) s += (s.empty() ? "" : ", ") + std::string(n);
+  return s;
+}
+
+// Whether feature `name` can run on backend B at all (its kernel concept is modelled).
+template <class B>
+[[nodiscard]] bool runs_on(std::string_view name) {
+  bool yes = false;
+  registry::all::for_each([&]<class E>() {
+    if (name == E::algorithm::feature_name) yes = E::template runs_on<B>;
+  });
+  return yes;
+}
 
 template <Backend B>
 [[nodiscard]] any_metric<B> make_metric(std::string_view name, const option_map& opt, const picture_format& f,
                                         compat c = compat::none) {
-  if (name == "psnr") {
-    const bool temporal = psnr_algorithm::options::parse(opt).enable_apsnr;
-    return detail::make<Psnr, psnr_algorithm, B, SseKernel<B>>(opt, f, c, temporal);
-  }
-  if (name == "float_psnr") return detail::make<FloatPsnr, float_psnr_algorithm, B, FloatSseKernel<B>>(opt, f, c);
-  if (name == "float_ssim") return detail::make<Ssim, ssim_algorithm, B, SsimKernel<B>>(opt, f, c);
-  if (name == "float_ms_ssim") return detail::make<MsSsim, ms_ssim_algorithm, B, MsSsimKernel<B>>(opt, f, c);
-  if (name == "psnr_hvs") return detail::make<PsnrHvs, psnr_hvs_algorithm, B, PsnrHvsKernel<B>>(opt, f, c);
-  throw error(errc::invalid_argument, "unknown feature '" + std::string(name) +
-                                          "' (known: psnr, float_psnr, float_ssim, float_ms_ssim, psnr_hvs)");
+  std::optional<any_metric<B>> out;
+  registry::all::for_each([&]<class E>() {
+    using A = typename E::algorithm;
+    if (out || name != A::feature_name) return;
+    const auto o = A::options::parse(opt);
+    bool temporal = false;
+    if constexpr (requires { A::temporal(o); }) temporal = A::temporal(o);
+    if constexpr (E::template runs_on<B>) {
+      out.emplace(typename E::template metric<B>(f, o, c), temporal);
+    } else {
+      throw error(errc::unsupported_format,
+                  "the " + detail::backend_name<B>() + " backend does not implement " + A::feature_name);
+    }
+  });
+  if (!out)
+    throw error(errc::invalid_argument, "unknown feature '" + std::string(name) + "' (known: " + metric_name_list() + ")");
+  return std::move(*out);
 }
 
 }  // namespace vqm

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <utility>
@@ -69,6 +70,17 @@ class scorer {
       if (job.measure || m.temporal()) m.accumulate(job.slot);
     }
     return res;
+  }
+
+  // End-of-stream series (integer_motion2/3), one value per frame pushed, in metric order; call after
+  // draining with pop().
+  [[nodiscard]] std::vector<named_series> finish() const {
+    std::vector<named_series> out;
+    for (const auto& m : metrics_) {
+      auto s = m.finish();
+      out.insert(out.end(), std::make_move_iterator(s.begin()), std::make_move_iterator(s.end()));
+    }
+    return out;
   }
 
   // Aggregate values (apsnr_*) over every frame pushed so far; call after draining with pop().

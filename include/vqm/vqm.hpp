@@ -13,6 +13,7 @@
 #include "vqm/metrics/ssim.hpp"        // IWYU pragma: export
 #include "vqm/options.hpp"             // IWYU pragma: export
 #include "vqm/picture.hpp"             // IWYU pragma: export
+#include "vqm/registry.hpp"            // IWYU pragma: export
 #include "vqm/scorer.hpp"              // IWYU pragma: export
 
 #define VQM_VERSION_MAJOR 0

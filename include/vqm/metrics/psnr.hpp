@@ -52,6 +52,9 @@ class psnr_algorithm {
     return {};
   }
 
+  // With APSNR, psnr sees every frame, also frames --subsample does not report.
+  [[nodiscard]] static bool temporal(const options& o) noexcept { return o.enable_apsnr; }
+
   explicit psnr_algorithm(const picture_format& f, const options& o = {}, compat c = compat::none)
       : format_(f), opt_(o), compat_(c) {
     if (auto why = unsupported(f, o, c); !why.empty()) throw error(errc::unsupported_format, why);

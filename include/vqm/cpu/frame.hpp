@@ -1,0 +1,70 @@
+// cpu::frame — what the Cpu backend records for one frame pair: the pictures and a short list of kernel
+// calls, run at submit time on the caller's thread or on the pool.
+#pragma once
+
+#include <array>
+#include <condition_variable>
+#include <cstddef>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+
+#include "vqm/error.hpp"
+#include "vqm/picture.hpp"
+
+namespace vqm::cpu {
+
+class frame {
+ public:
+  frame() = default;
+  frame(const picture_view& ref, const picture_view& dis) : ref_(ref), dis_(dis) {}
+
+  [[nodiscard]] const picture_view& ref() const noexcept { return ref_; }
+  [[nodiscard]] const picture_view& dis() const noexcept { return dis_; }
+
+  // Records Fn(ref, dis, request, out) to run at submit time. The request is copied into the frame (it
+  // must be trivially copyable and small), so a frame can be copied into a pool task without allocating.
+  template <auto Fn, class Req, class Out>
+  void record(const Req& q, Out& out) {
+    static_assert(std::is_trivially_copyable_v<Req> && sizeof(Req) <= request_bytes &&
+                  alignof(Req) <= alignof(std::max_align_t));
+    if (count_ == jobs_.size()) throw error(errc::invalid_argument, "too many kernels recorded into one Cpu frame");
+    job& j = jobs_[count_++];
+    j.out = &out;
+    std::memcpy(j.request.data(), &q, sizeof q);
+    j.run = [](const job& self, const picture_view& r, const picture_view& d) {
+      Req req;
+      std::memcpy(&req, self.request.data(), sizeof req);
+      Fn(r, d, req, *static_cast<Out*>(self.out));
+    };
+  }
+
+  // Runs the recorded calls in order.
+  void run() const {
+    for (std::size_t i = 0; i < count_; ++i) jobs_[i].run(jobs_[i], ref_, dis_);
+  }
+
+  // Completion of a frame handed to a pool (shared between the frame and its task).
+  struct completion {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::exception_ptr error;
+  };
+  std::shared_ptr<completion> pending;
+
+ private:
+  static constexpr std::size_t request_bytes = 256;
+  struct job {
+    void (*run)(const job&, const picture_view& ref, const picture_view& dis) = nullptr;
+    void* out = nullptr;
+    alignas(std::max_align_t) std::array<std::byte, request_bytes> request{};
+  };
+  picture_view ref_{}, dis_{};
+  std::array<job, 16> jobs_{};
+  std::size_t count_ = 0;
+};
+
+}  // namespace vqm::cpu
