@@ -1,0 +1,203 @@
+// Integer motion, feature "motion" (SPEC-vmaf Part A): libvmaf's VMAF_integer_feature_motion_sad_score
+// per frame, and integer_motion2 / integer_motion3 for every frame at the end of the stream. The backend
+// computes the integer SAD between reference lumas; the score and the flush run here, in double.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vqm/compat.hpp"
+#include "vqm/concepts/motion_kernel.hpp"
+#include "vqm/error.hpp"
+#include "vqm/metrics/feature_params.hpp"
+#include "vqm/options.hpp"
+#include "vqm/picture.hpp"
+#include "vqm/vmaf/feature_names.hpp"
+
+namespace vqm {
+
+// Options of A.2, named, typed, bounded and defaulted as libvmaf's.
+struct motion_options {
+  bool motion_force_zero = false;         // force_0
+  double motion_blend_factor = 1.0;       // mbf, [0, 1]
+  double motion_blend_offset = 40.0;      // mbo, [0, 1000]
+  double motion_fps_weight = 1.0;         // mfw, [0, 5]
+  double motion_max_val = 10000.0;        // mmxv, [0, 10000]
+  bool motion_five_frame_window = false;  // mffw
+  bool motion_moving_average = false;     // mma
+  bool debug = false;                     // also integer_motion (no suffix)
+
+  [[nodiscard]] static motion_options parse(const option_map& m) {
+    static constexpr const char* f = "motion";
+    m.check_known(f, {"motion_force_zero", "motion_blend_factor", "motion_blend_offset", "motion_fps_weight",
+                      "motion_max_val", "motion_five_frame_window", "motion_moving_average", "debug"});
+    motion_options o;
+    using namespace feature_params;
+    const auto b = [&](const char* key, bool& out) {
+      if (const auto* v = find(m, key)) out = parse_bool(f, key, *v);
+    };
+    const auto d = [&](const char* key, double& out, double lo, double hi) {
+      if (const auto* v = find(m, key)) out = parse_double(f, key, *v, lo, hi);
+    };
+    b("motion_force_zero", o.motion_force_zero);
+    d("motion_blend_factor", o.motion_blend_factor, 0.0, 1.0);
+    d("motion_blend_offset", o.motion_blend_offset, 0.0, 1000.0);
+    d("motion_fps_weight", o.motion_fps_weight, 0.0, 5.0);
+    d("motion_max_val", o.motion_max_val, 0.0, 10000.0);
+    b("motion_five_frame_window", o.motion_five_frame_window);
+    b("motion_moving_average", o.motion_moving_average);
+    b("debug", o.debug);
+    return o;
+  }
+
+  // libvmaf's output-name suffix (A.6): "" for defaults, "_mffw", "_mbf_0.5_mbo_10_mfw_1.5_mmxv_15_mma",
+  // "_force_0".
+  [[nodiscard]] std::string suffix() const {
+    const motion_options z;
+    feature_params::suffix s;
+    s.add_bool("motion_force_zero", "force_0", motion_force_zero, z.motion_force_zero);
+    s.add_double("motion_blend_factor", "mbf", motion_blend_factor, z.motion_blend_factor);
+    s.add_double("motion_blend_offset", "mbo", motion_blend_offset, z.motion_blend_offset);
+    s.add_double("motion_fps_weight", "mfw", motion_fps_weight, z.motion_fps_weight);
+    s.add_double("motion_max_val", "mmxv", motion_max_val, z.motion_max_val);
+    s.add_bool("motion_five_frame_window", "mffw", motion_five_frame_window, z.motion_five_frame_window);
+    s.add_bool("motion_moving_average", "mma", motion_moving_average, z.motion_moving_average);
+    return s.str();
+  }
+};
+
+class motion_algorithm {
+ public:
+  using partials_type = motion_partials;
+  static constexpr const char* feature_name = "motion";
+  using options = motion_options;
+
+  // Empty when libvmaf's integer motion is defined for this input (A.3), else why not and what to do.
+  [[nodiscard]] static std::string unsupported(const picture_format& f, const options&, compat = compat::none) {
+    if (f.bit_depth < 8 || f.bit_depth > 16)
+      return "motion supports 8 to 16-bit input, not " + std::to_string(f.bit_depth) + "-bit";
+    if (f.width < 3 || f.height < 3)
+      return "motion needs at least 3x3 luma samples (libvmaf reads outside the picture below that), the input is " +
+             std::to_string(f.width) + "x" + std::to_string(f.height) + " (use a larger input)";
+    return {};
+  }
+
+  explicit motion_algorithm(const picture_format& f, const options& o = {}, compat c = compat::none)
+      : format_(f), opt_(o) {
+    if (auto why = unsupported(f, o, c); !why.empty()) throw error(errc::unsupported_format, why);
+    request_.five_frame_window = o.motion_five_frame_window;
+    suffix_ = o.suffix();
+    names_.push_back(vmaf::printed_name("VMAF_integer_feature_motion_sad_score", suffix_));
+    if (o.debug) names_.push_back(vmaf::printed_name("VMAF_integer_feature_motion_score", suffix_));
+  }
+
+  [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
+  [[nodiscard]] const motion_request& request() const noexcept { return request_; }
+  [[nodiscard]] const options& opts() const noexcept { return opt_; }
+  [[nodiscard]] const picture_format& format() const noexcept { return format_; }
+  // The first frame with a score: 1, or 2 with the five-frame window.
+  [[nodiscard]] std::size_t min_index() const noexcept { return opt_.motion_five_frame_window ? 2 : 1; }
+
+  // A.3 step 5: the sad score of one frame (0 before the window and with motion_force_zero).
+  [[nodiscard]] double score(const partials_type& p) const noexcept {
+    if (!p.computed || opt_.motion_force_zero) return 0.0;
+    double s = static_cast<double>(p.sad) / 256.0;
+    s = s / static_cast<double>(static_cast<std::uint32_t>(format_.width * format_.height));
+    s = s * opt_.motion_fps_weight;
+    return s < opt_.motion_max_val ? s : opt_.motion_max_val;
+  }
+
+  void scores(const partials_type& p, double* out) const noexcept {
+    const double s = score(p);
+    out[0] = s;
+    if (opt_.debug) out[1] = s;
+  }
+
+  // Every frame, in presentation order (also frames that are not reported).
+  void accumulate(const partials_type& p) { sad_.push_back(score(p)); }
+  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
+  [[nodiscard]] const std::vector<double>& sad_scores() const noexcept { return sad_; }
+
+  // A.4: integer_motion2 and integer_motion3 (with the suffix) for every accumulated frame 0..n-1.
+  [[nodiscard]] std::vector<std::pair<std::string, std::vector<double>>> finish() const {
+    const auto [m2, m3] = flush(sad_, opt_);
+    std::vector<std::pair<std::string, std::vector<double>>> out;
+    out.emplace_back(vmaf::printed_name("VMAF_integer_feature_motion2_score", suffix_), std::move(m2));
+    out.emplace_back(vmaf::printed_name("VMAF_integer_feature_motion3_score", suffix_), std::move(m3));
+    return out;
+  }
+
+  // A.4 on a list of sad scores: {motion2, motion3}.
+  [[nodiscard]] static std::pair<std::vector<double>, std::vector<double>> flush(const std::vector<double>& sad,
+                                                                                  const options& o) {
+    const std::size_t min_idx = o.motion_five_frame_window ? 2 : 1;
+    const std::size_t stride = o.motion_five_frame_window ? 2 : 1;
+    const double f = o.motion_blend_factor, off = o.motion_blend_offset, mx = o.motion_max_val;
+    const auto mn = [](double a, double b) { return a < b ? a : b; };
+    const auto blend = [&](double x) {
+      const double t1 = x * f;
+      const double t2 = 1 - f;
+      const double t3 = mn(off, x);
+      return t1 + t2 * t3;
+    };
+    const std::size_t n = sad.size();
+    const double stamp = n > min_idx ? mn(blend(sad[min_idx]), mx) : 0.0;
+    std::vector<double> m2(n), m3(n);
+    double prev = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double a = 0.0;
+      if (i < min_idx) {
+        a = 0.0;
+      } else if (i + 1 >= n) {
+        a = sad[i];
+      } else {
+        const std::size_t lo = i - (stride - 1);
+        a = lo >= min_idx ? (sad[lo] < sad[i + 1] ? sad[lo] : sad[i + 1]) : sad[i + 1];
+      }
+      m2[i] = a;
+      if (i < min_idx) {
+        m3[i] = stamp;
+        prev = stamp;
+      } else {
+        const double p = mn(blend(a), mx);
+        m3[i] = o.motion_moving_average ? (p + prev) / 2.0 : p;
+        prev = p;
+      }
+    }
+    return {std::move(m2), std::move(m3)};
+  }
+
+ private:
+  picture_format format_;
+  options opt_;
+  motion_request request_;
+  std::string suffix_;
+  std::vector<std::string> names_;
+  std::vector<double> sad_;
+};
+
+template <class B>
+  requires MotionKernel<B>
+class Motion : public motion_algorithm {
+ public:
+  using motion_algorithm::motion_algorithm;
+
+  // The number of frames the backend may run at once; the history ring holds slots + 2 frames.
+  void reserve_slots(std::size_t slots) { ring_ = slots + 2; }
+
+  void enqueue(B& b, typename B::frame& f, partials_type& out) {
+    if (opts().motion_force_zero) return;  // libvmaf computes nothing; every score is 0
+    if (!state_) state_.emplace(b.make_motion_state(format(), ring_));
+    b.motion(f, *state_, request(), out);
+  }
+
+ private:
+  std::size_t ring_ = 4;
+  std::optional<typename B::motion_state> state_;
+};
+
+}  // namespace vqm
