@@ -217,7 +217,8 @@ struct plane_buf {
   vqm::plane_view view;
 };
 
-enum class kind { noise, flat, max_vs_zero, checker, smooth, related, extreme_related };
+enum class kind { noise, flat, max_vs_zero, checker, smooth, related, extreme_related, scaled, blocks };
+constexpr int kinds = 9;
 
 // ref and dis planes of w × h at bpc with strides wider than the rows.
 std::pair<plane_buf, plane_buf> make_pair_planes(std::uint32_t w, std::uint32_t h, unsigned bpc, kind k,
@@ -269,18 +270,38 @@ std::pair<plane_buf, plane_buf> make_pair_planes(std::uint32_t w, std::uint32_t 
     case kind::extreme_related:
       return {mk([&](auto x, auto y) { return ((x * 7 + y * 3) % 5 < 2) ? maxv : full(rng) / 8; }),
               mk([&](auto x, auto y) { return ((x * 7 + y * 3) % 5 < 2) ? full(rng) : 0u; })};
+    case kind::scaled: {
+      // high-contrast content and a gain/offset copy: (h, v) vectors nearly parallel, the angle test and the
+      // gain limit decide
+      const double g = 0.5 + std::uniform_real_distribution<double>(0, 1)(rng), o = 0.2 * gauss(rng) * maxv;
+      return {mk([&](auto x, auto y) { return clampd(base[y * w + x] * 1.6 - 0.3 * maxv); }),
+              mk([&](auto x, auto y) { return clampd((base[y * w + x] * 1.6 - 0.3 * maxv) * g + o + gauss(rng)); })};
+    }
+    case kind::blocks: {
+      std::vector<std::uint32_t> tile(64);
+      for (auto& t : tile) t = full(rng);
+      return {mk([&](auto x, auto y) { return tile[(y / 3 % 8) * 8 + x / 5 % 8]; }),
+              mk([&](auto x, auto y) { return clampd(tile[(y / 3 % 8) * 8 + x / 5 % 8] * 0.9 + 4 * gauss(rng)); })};
+    }
   }
   return {};
 }
 
 void check_case(std::uint32_t w, std::uint32_t h, unsigned bpc, kind k, std::mt19937& rng, int& checked) {
   auto [r, d] = make_pair_planes(w, h, bpc, k, rng);
-  for (int opt = 0; opt < 4; ++opt) {
+  for (int opt = 0; opt < 5; ++opt) {
     vqm::adm_request q;
     q.enhn_gain_limit = (opt & 1) ? 1.0 : 100.0;
     q.skip_scale0 = opt == 2;
     q.skip_aim = opt == 3;
     if (opt == 3) q.enhn_gain_limit = 1.37;
+    if (opt == 4) {  // any multipliers (computed IRF0, other CSF modes), any gain limit
+      std::uniform_int_distribution<std::uint32_t> u16(1, 65535), u32v;
+      for (auto& v : q.irf0) v = static_cast<std::uint16_t>(u16(rng));
+      for (auto& r : q.irf)
+        for (auto& v : r) v = (rng() & 1) ? u32v(rng) : u32v(rng) >> 4;
+      q.enhn_gain_limit = std::uniform_real_distribution<double>(1.0, 100.0)(rng);
+    }
     const auto want = vqm::cpu::reference::adm(r.view, d.view, bpc, q);
     for (isa i : paths()) {
       isa_guard g(i);
@@ -299,13 +320,13 @@ TEST(AdmKernel, OptimisedEqualsReferenceSmallSizes) {
   std::uniform_int_distribution<std::uint32_t> size(33, 80);
   int checked = 0;
   for (unsigned bpc : {8u, 10u, 12u, 16u})
-    for (int k = 0; k < 7; ++k)
-      for (int rep = 0; rep < 3; ++rep) {
-        std::uint32_t w = size(rng) | 1u, h = size(rng) | (rep == 0 ? 1u : 0u);
-        if (rep == 2) w = std::min<std::uint32_t>(w + 1, 80);  // even widths too
+    for (int k = 0; k < kinds; ++k)
+      for (int rep = 0; rep < 8; ++rep) {
+        std::uint32_t w = size(rng) | 1u, h = size(rng) | (rep % 3 == 0 ? 1u : 0u);
+        if (rep % 3 == 2) w = std::min<std::uint32_t>(w + 1, 80);  // even widths too
         check_case(w, h, bpc, static_cast<kind>(k), rng, checked);
       }
-  EXPECT_GT(checked, 300);
+  EXPECT_GT(checked, 2000);
 }
 
 TEST(AdmKernel, OptimisedEqualsReferenceMinimumAndFullHd) {
@@ -315,6 +336,7 @@ TEST(AdmKernel, OptimisedEqualsReferenceMinimumAndFullHd) {
   check_case(33, 34, 16, kind::extreme_related, rng, checked);
   check_case(1920, 1080, 8, kind::related, rng, checked);
   check_case(645, 199, 10, kind::noise, rng, checked);
+  check_case(331, 257, 12, kind::scaled, rng, checked);
   EXPECT_GT(checked, 0);
 }
 

@@ -1,8 +1,508 @@
-// Cpu kernel: integer ADM accumulators (SPEC-vmaf Part II). Placeholder: the reference.
+// Cpu kernel: libvmaf's integer ADM accumulators (SPEC-vmaf Part II), bit-identical to
+// cpu/reference/adm.hpp. Narrow storage (int16 at scale 0, int32 above), separable passes written as
+// branch-free loops the compiler vectorises; the body is compiled twice (AVX2 and baseline) and picked at run
+// time. Scale-0 decoupling runs in double lanes, which is exact: every product there is below 2^47 (see
+// decouple0). Thread-safe; the scratch is thread_local and only grows.
 #pragma once
-#include "vqm/cpu/reference/adm.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "vqm/concepts/adm_kernel.hpp"
+#include "vqm/cpu/simd.hpp"
+#include "vqm/picture.hpp"
+#include "vqm/tables/adm.hpp"
+
 namespace vqm::cpu {
-[[nodiscard]] inline adm_partials adm(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q) {
-  return reference::adm(ref, dis, bpc, q);
+
+namespace adm_detail {
+
+namespace T = vqm::tables::adm;
+using i16 = std::int16_t;
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+struct workspace {
+  // scale 0: bands of ref (0..3 = a, h, v, d) and dis (4..7); scales >= 1: the same in int32.
+  std::vector<i16> b16[8];
+  std::vector<i32> b32[8];
+  std::vector<i32> a32[2];                    // band a of the previous scale, widened (scales 1..3 input)
+  std::vector<i16> row16[2];                  // scale-0 vertical-pass rows (padded)
+  std::vector<i32> row32[2];                  // scale >= 1 vertical-pass rows (padded)
+  std::vector<i16> rst16[3], add16[3];        // scale 0 decoupled bands
+  std::vector<i32> rst32[3], add32[3];        // scales 1..3
+  std::vector<i32> fsum[2], cen[2];           // masker Σ_b F_b and Σ_b centre term: [0] DLM (from add), [1] AIM (from rst)
+  std::vector<i32> vsum, thr;                 // threshold rows
+  std::vector<int> idx;                       // index table rows
+};
+
+template <class V>
+VQM_CPU_INLINE void grow(V& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
 }
+
+// §4.2 source position of tap k for output i of an input of length n.
+VQM_CPU_INLINE int src_pos(int i, int k, int n) noexcept {
+  if (i == 0) {
+    static constexpr int first[4] = {1, 0, 1, 2};
+    return first[k];
+  }
+  const int p = 2 * i - 1 + k;
+  return p >= n ? 2 * n - 1 - p : p;
+}
+
+// Pads a vertical-pass row stored at r[1..n] so that r[p + 1] is the value of source position p for
+// p ∈ [−1, n + 1] (§4.2 remap): −1 → 1, n → n − 1, n + 1 → n − 2.
+template <class X>
+VQM_CPU_INLINE void pad_row(X* r, int n) noexcept {
+  r[0] = r[2];
+  r[n + 1] = r[n];
+  r[n + 2] = r[n - 1];
+}
+
+// ---- scale 0 DWT (§4.3) ----
+template <class Px>
+VQM_CPU_INLINE void dwt0(const plane_view& p, unsigned bpc, bool lo_only, workspace& ws, i16* a, i16* h, i16* v,
+                         i16* d) noexcept {
+  const int W = static_cast<int>(p.width), H = static_cast<int>(p.height);
+  const int m1 = (H + 1) / 2, w0 = (W + 1) / 2;
+  const int S = static_cast<int>(bpc);
+  const u32 R = u32{1} << (bpc - 1);
+  const u32 off = R - static_cast<u32>(T::lo_sum) * R;  // − 46342·R + R, mod 2^32
+  grow(ws.row16[0], static_cast<std::size_t>(W) + 3);
+  grow(ws.row16[1], static_cast<std::size_t>(W) + 3);
+  i16* tl = ws.row16[0].data();
+  i16* th = ws.row16[1].data();
+  for (int i = 0; i < m1; ++i) {
+    const Px* r0 = p.row<Px>(static_cast<u32>(src_pos(i, 0, H)));
+    const Px* r1 = p.row<Px>(static_cast<u32>(src_pos(i, 1, H)));
+    const Px* r2 = p.row<Px>(static_cast<u32>(src_pos(i, 2, H)));
+    const Px* r3 = p.row<Px>(static_cast<u32>(src_pos(i, 3, H)));
+    for (int x = 0; x < W; ++x) {
+      const u32 x0 = r0[x], x1 = r1[x], x2 = r2[x], x3 = r3[x];
+      const u32 sl = 15826u * x0 + 27411u * x1 + 7345u * x2 - 4240u * x3 + off;
+      tl[x + 1] = static_cast<i16>(static_cast<i32>(sl) >> S);
+    }
+    pad_row(tl, W);
+    if (!lo_only) {
+      for (int x = 0; x < W; ++x) {
+        const u32 x0 = r0[x], x1 = r1[x], x2 = r2[x], x3 = r3[x];
+        const u32 sh = 27411u * x2 - 4240u * x0 - 7345u * x1 - 15826u * x3 + R;
+        th[x + 1] = static_cast<i16>(static_cast<i32>(sh) >> S);
+      }
+      pad_row(th, W);
+    }
+    i16* ar = a + static_cast<std::ptrdiff_t>(i) * w0;
+    for (int j = 0; j < w0; ++j) {
+      const i32 t0 = tl[2 * j], t1 = tl[2 * j + 1], t2 = tl[2 * j + 2], t3 = tl[2 * j + 3];
+      ar[j] = static_cast<i16>((15826 * t0 + 27411 * t1 + 7345 * t2 - 4240 * t3 + 32768) >> 16);
+    }
+    if (lo_only) continue;
+    i16* vr = v + static_cast<std::ptrdiff_t>(i) * w0;
+    i16* hr = h + static_cast<std::ptrdiff_t>(i) * w0;
+    i16* dr = d + static_cast<std::ptrdiff_t>(i) * w0;
+    for (int j = 0; j < w0; ++j) {
+      const i32 t0 = tl[2 * j], t1 = tl[2 * j + 1], t2 = tl[2 * j + 2], t3 = tl[2 * j + 3];
+      vr[j] = static_cast<i16>((-4240 * t0 - 7345 * t1 + 27411 * t2 - 15826 * t3 + 32768) >> 16);
+    }
+    for (int j = 0; j < w0; ++j) {
+      const i32 t0 = th[2 * j], t1 = th[2 * j + 1], t2 = th[2 * j + 2], t3 = th[2 * j + 3];
+      hr[j] = static_cast<i16>((15826 * t0 + 27411 * t1 + 7345 * t2 - 4240 * t3 + 32768) >> 16);
+      dr[j] = static_cast<i16>((-4240 * t0 - 7345 * t1 + 27411 * t2 - 15826 * t3 + 32768) >> 16);
+    }
+  }
+}
+
+// ---- scales 1..3 DWT (§4.4) on an int32 plane of W × H ----
+VQM_CPU_INLINE void dwt_s(const i32* A, int W, int H, int s, workspace& ws, i32* a, i32* h, i32* v, i32* d) noexcept {
+  const int mh = (H + 1) / 2, mw = (W + 1) / 2;
+  const i64 vr = T::v_round[static_cast<std::size_t>(s - 1)], hr = T::h_round[static_cast<std::size_t>(s - 1)];
+  const int vs = T::v_shift[static_cast<std::size_t>(s - 1)], hs = T::h_shift[static_cast<std::size_t>(s - 1)];
+  grow(ws.row32[0], static_cast<std::size_t>(W) + 3);
+  grow(ws.row32[1], static_cast<std::size_t>(W) + 3);
+  i32* tl = ws.row32[0].data();
+  i32* th = ws.row32[1].data();
+  for (int i = 0; i < mh; ++i) {
+    const i32* r0 = A + static_cast<std::ptrdiff_t>(src_pos(i, 0, H)) * W;
+    const i32* r1 = A + static_cast<std::ptrdiff_t>(src_pos(i, 1, H)) * W;
+    const i32* r2 = A + static_cast<std::ptrdiff_t>(src_pos(i, 2, H)) * W;
+    const i32* r3 = A + static_cast<std::ptrdiff_t>(src_pos(i, 3, H)) * W;
+    for (int x = 0; x < W; ++x) {
+      const i64 x0 = r0[x], x1 = r1[x], x2 = r2[x], x3 = r3[x];
+      tl[x + 1] = static_cast<i32>(static_cast<u32>((15826 * x0 + 27411 * x1 + 7345 * x2 - 4240 * x3 + vr) >> vs));
+      th[x + 1] = static_cast<i32>(static_cast<u32>((-4240 * x0 - 7345 * x1 + 27411 * x2 - 15826 * x3 + vr) >> vs));
+    }
+    pad_row(tl, W);
+    pad_row(th, W);
+    const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * mw;
+    for (int j = 0; j < mw; ++j) {
+      const i64 t0 = tl[2 * j], t1 = tl[2 * j + 1], t2 = tl[2 * j + 2], t3 = tl[2 * j + 3];
+      a[o + j] = static_cast<i32>(static_cast<u32>((15826 * t0 + 27411 * t1 + 7345 * t2 - 4240 * t3 + hr) >> hs));
+      v[o + j] = static_cast<i32>(static_cast<u32>((-4240 * t0 - 7345 * t1 + 27411 * t2 - 15826 * t3 + hr) >> hs));
+    }
+    for (int j = 0; j < mw; ++j) {
+      const i64 t0 = th[2 * j], t1 = th[2 * j + 1], t2 = th[2 * j + 2], t3 = th[2 * j + 3];
+      h[o + j] = static_cast<i32>(static_cast<u32>((15826 * t0 + 27411 * t1 + 7345 * t2 - 4240 * t3 + hr) >> hs));
+      d[o + j] = static_cast<i32>(static_cast<u32>((-4240 * t0 - 7345 * t1 + 27411 * t2 - 15826 * t3 + hr) >> hs));
+    }
+  }
+}
+
+// ---- decoupling (§7) ----
+
+// Scale 0, one band, in double lanes. Exact: |o|, |t| <= 32768, D <= 2^30, so D·t + 2^14 < 2^46 and
+// k·o + 2^14 < 2^31 are exact doubles and the /2^15 scalings are exact; floors are taken as trunc of a
+// shifted non-negative value. Returns rst (int16 range).
+VQM_CPU_INLINE i32 decouple0(double o, double t, bool flag, double egl) noexcept {
+  const double m = o < 0 ? -o : o;
+  const double dm = static_cast<double>(static_cast<i32>(1073741824.0 / (m == 0 ? 1.0 : m)));  // D(|o|), exact trunc
+  const double ts = o < 0 ? -t : t;
+  double x = (dm * ts + 16384.0) * (1.0 / 32768.0);
+  x = x < -1.0 ? -1.0 : x;
+  x = x > 32769.0 ? 32769.0 : x;
+  double k = static_cast<double>(static_cast<i32>(x + 2.0) - 2);  // floor
+  k = k < 0.0 ? 0.0 : k;
+  k = k > 32768.0 ? 32768.0 : k;
+  k = m == 0 ? 32768.0 : k;
+  const i32 r = static_cast<i32>((k * o + 16384.0) * (1.0 / 32768.0) + 65536.0) - 65536;  // floor
+  const double xe = static_cast<double>(r) * egl;
+  const double sel = o > 0 ? (xe < t ? xe : t) : (xe > t ? xe : t);
+  const bool apply = flag && k > 0.0 && m != 0.0;
+  return apply ? static_cast<i32>(sel) : r;
+}
+
+VQM_CPU_INLINE bool angle_flag_d(double oh, double ov, double th, double tv) noexcept {
+  // the products are exact in double (< 2^31), so f32 of the double equals f32 of the int64
+  const double p = static_cast<double>(static_cast<float>(oh * th + ov * tv)) / 4096.0;
+  const double o = static_cast<double>(static_cast<float>(oh * oh + ov * ov)) / 4096.0;
+  const double t = static_cast<double>(static_cast<float>(th * th + tv * tv)) / 4096.0;
+  return p >= 0.0 && p * p >= (T::cos1_sq * o) * t;
+}
+
+VQM_CPU_INLINE bool angle_flag_i(i64 oh, i64 ov, i64 th, i64 tv) noexcept {
+  const double p = static_cast<double>(static_cast<float>(oh * th + ov * tv)) / 4096.0;
+  const double o = static_cast<double>(static_cast<float>(oh * oh + ov * ov)) / 4096.0;
+  const double t = static_cast<double>(static_cast<float>(th * th + tv * tv)) / 4096.0;
+  return p >= 0.0 && p * p >= (T::cos1_sq * o) * t;
+}
+
+// Scales 1..3, one band (int64, exact as the SPEC).
+VQM_CPU_INLINE i32 decouple_s(i64 o, i64 t, bool flag, double egl) noexcept {
+  i64 k = 32768;
+  if (o != 0) {
+    const i64 ab = o < 0 ? -o : o;
+    int e = 0;
+    i64 m = ab;
+    if (ab >= 32768) {
+      e = 64 - __builtin_clzll(static_cast<u64>(ab)) - 15;
+      m = (ab + (i64{1} << (e - 1))) >> e;
+    }
+    k = ((i64{T::reciprocal(static_cast<i32>(m))} * t) * (o < 0 ? -1 : 1) + (i64{1} << (14 + e))) >> (15 + e);
+    k = k < 0 ? 0 : k > 32768 ? 32768 : k;
+  }
+  i32 rst = static_cast<i32>(static_cast<u32>((k * o + 16384) >> 15));
+  if (flag && k > 0 && o != 0) {
+    const double x = static_cast<double>(rst) * egl, tf = static_cast<double>(t);
+    rst = static_cast<i32>(static_cast<i64>(o > 0 ? (x < tf ? x : tf) : (x > tf ? x : tf)));
+  }
+  return rst;
+}
+
+// ---- region bookkeeping ----
+struct span {
+  int r0, r1, c0, c1;  // extended rows [r0, r1), columns [c0, c1): the inner region grown by one, clipped
+};
+VQM_CPU_INLINE span extended(const T::region& g, int w, int h) noexcept {
+  return {std::max(g.top - 1, 0), std::min(g.bottom + 1, h), std::max(g.left - 1, 0), std::min(g.right + 1, w)};
+}
+
+// ---- threshold rows (§9.1) ----
+// thr(i, j) for j in [L, R) of row i: Σ_b cen_b(i,j) + Σ_{3×3 ≠ centre} Σ_b F_b, mod 2^32.
+VQM_CPU_INLINE void threshold_row(const i32* fs, const i32* cen, int w, int h, int i, const T::region& g, i32* vsum,
+                                  i32* thr) noexcept {
+  const int up = i == 0 ? 1 : i - 1, dn = i == h - 1 ? h - 1 : i + 1;
+  const i32* a = fs + static_cast<std::ptrdiff_t>(up) * w;
+  const i32* b = fs + static_cast<std::ptrdiff_t>(i) * w;
+  const i32* c = fs + static_cast<std::ptrdiff_t>(dn) * w;
+  const int c0 = std::max(g.left - 1, 0), c1 = std::min(g.right + 1, w);
+  // vsum[j + 1] = column sum at j, for j in [c0, c1)
+  for (int j = c0; j < c1; ++j)
+    vsum[j + 1] = static_cast<i32>(static_cast<u32>(a[j]) + static_cast<u32>(b[j]) + static_cast<u32>(c[j]));
+  if (g.left == 0) vsum[0] = vsum[2];             // column −1 → 1
+  if (g.right == w) vsum[w + 1] = vsum[w];        // column w → w − 1
+  const i32* ce = cen + static_cast<std::ptrdiff_t>(i) * w;
+  for (int j = g.left; j < g.right; ++j)
+    thr[j] = static_cast<i32>(static_cast<u32>(ce[j]) + static_cast<u32>(vsum[j]) + static_cast<u32>(vsum[j + 1]) +
+                              static_cast<u32>(vsum[j + 2]) - static_cast<u32>(b[j]));
+}
+
+// Σ over [L, R) of the scale-0 masked value (§9.2) of band values y (int16) with threshold thr.
+VQM_CPU_INLINE i64 masked_row0(const i16* y, const i32* thr, int L, int R, u32 irf, int sub, int sq, i64 rsq,
+                               int cb) noexcept {
+  i64 sum = 0;
+  const i64 rnd = i64{1} << (cb - 1);
+  for (int j = L; j < R; ++j) {
+    const u32 xu = static_cast<u32>(static_cast<i32>(y[j])) * irf;
+    const i32 xs = static_cast<i32>(xu);
+    const u32 ax = xs < 0 ? 0u - xu : xu;
+    i32 x = static_cast<i32>(ax - (static_cast<u32>(thr[j]) << sub));
+    x = x < 0 ? 0 : x;
+    const i64 x2 = static_cast<i32>(static_cast<u32>((static_cast<u64>(static_cast<u32>(x)) * static_cast<u32>(x) + static_cast<u64>(rsq)) >> sq));
+    sum += (x2 * x + rnd) >> cb;
+  }
+  return sum;
+}
+
+// Same for scales 1..3 (§9.3) with int32 band values.
+VQM_CPU_INLINE i64 masked_row_s(const i32* y, const i32* thr, int L, int R, u32 irf, int cs) noexcept {
+  i64 sum = 0;
+  const i64 rnd = i64{1} << (cs - 1);
+  for (int j = L; j < R; ++j) {
+    const i32 xs = static_cast<i32>(static_cast<u32>((static_cast<i64>(y[j]) * static_cast<i64>(irf) + (i64{1} << 27)) >> 28));
+    const u32 ax = xs < 0 ? 0u - static_cast<u32>(xs) : static_cast<u32>(xs);
+    i32 x = static_cast<i32>(ax - static_cast<u32>(thr[j]));
+    x = x < 0 ? 0 : x;
+    const i64 x2 = static_cast<i32>(static_cast<u32>((static_cast<u64>(static_cast<u32>(x)) * static_cast<u32>(x) + (u64{1} << 29)) >> 30));
+    sum += (x2 * x + rnd) >> cs;
+  }
+  return sum;
+}
+
+// ---- scale 0 scoring ----
+VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, adm_partials& out) noexcept {
+  const auto g = T::inner_region(w, h);
+  const auto e = extended(g, w, h);
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  for (int b = 0; b < 3; ++b) grow(ws.rst16[b], n), grow(ws.add16[b], n);
+  for (int m = 0; m < 2; ++m) grow(ws.fsum[m], n), grow(ws.cen[m], n);
+  const i16* ob[3] = {ws.b16[1].data(), ws.b16[2].data(), ws.b16[3].data()};
+  const i16* tb[3] = {ws.b16[5].data(), ws.b16[6].data(), ws.b16[7].data()};
+  const double egl = q.enhn_gain_limit;
+  const u32 irf[3] = {q.irf0[0], q.irf0[1], q.irf0[2]};
+
+  // decouple + CSF over the extended region
+  for (int i = e.r0; i < e.r1; ++i) {
+    const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
+    const i16 *oh = ob[0] + o, *ov = ob[1] + o, *od = ob[2] + o, *th = tb[0] + o, *tv = tb[1] + o, *td = tb[2] + o;
+    i16 *rh = ws.rst16[0].data() + o, *rv = ws.rst16[1].data() + o, *rd = ws.rst16[2].data() + o;
+    i16 *ah = ws.add16[0].data() + o, *av = ws.add16[1].data() + o, *ad = ws.add16[2].data() + o;
+    for (int j = e.c0; j < e.c1; ++j) {
+      const double doh = oh[j], dov = ov[j], dod = od[j], dth = th[j], dtv = tv[j], dtd = td[j];
+      const bool flag = angle_flag_d(doh, dov, dth, dtv);
+      const i32 r0 = decouple0(doh, dth, flag, egl);
+      const i32 r1 = decouple0(dov, dtv, flag, egl);
+      const i32 r2 = decouple0(dod, dtd, flag, egl);
+      rh[j] = static_cast<i16>(r0);
+      rv[j] = static_cast<i16>(r1);
+      rd[j] = static_cast<i16>(r2);
+      ah[j] = static_cast<i16>(th[j] - r0);
+      av[j] = static_cast<i16>(tv[j] - r1);
+      ad[j] = static_cast<i16>(td[j] - r2);
+    }
+    // CSF (§8) and the masker sums for DLM (from add, m = 0) and AIM (from rst, m = 1)
+    for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
+      const i16* x0 = (m == 0 ? ws.add16 : ws.rst16)[0].data() + o;
+      const i16* x1 = (m == 0 ? ws.add16 : ws.rst16)[1].data() + o;
+      const i16* x2 = (m == 0 ? ws.add16 : ws.rst16)[2].data() + o;
+      i32* fs = ws.fsum[m].data() + o;
+      i32* ce = ws.cen[m].data() + o;
+      for (int j = e.c0; j < e.c1; ++j) {
+        const i32 c0 = static_cast<i16>(static_cast<i32>(static_cast<u32>(x0[j]) * irf[0] + 16384u) >> 15);
+        const i32 c1 = static_cast<i16>(static_cast<i32>(static_cast<u32>(x1[j]) * irf[1] + 16384u) >> 15);
+        const i32 c2 = static_cast<i16>(static_cast<i32>(static_cast<u32>(x2[j]) * irf[2] + 65535u) >> 17);
+        const i32 a0 = c0 < 0 ? -c0 : c0, a1 = c1 < 0 ? -c1 : c1, a2 = c2 < 0 ? -c2 : c2;
+        fs[j] = static_cast<i16>((4369 * a0 + 2048) >> 12) + static_cast<i16>((4369 * a1 + 2048) >> 12) +
+                static_cast<i16>((4369 * a2 + 2048) >> 12);
+        ce[j] = static_cast<i16>((8738 * a0 + 2048) >> 12) + static_cast<i16>((8738 * a1 + 2048) >> 12) +
+                static_cast<i16>((8738 * a2 + 2048) >> 12);
+      }
+    }
+  }
+
+  // denominator (§10, scale 0)
+  {
+    const int z = std::max(0, T::bit_length(static_cast<u64>(g.area() - 1)) - 20);
+    const u64 rnd = z > 0 ? u64{1} << (z - 1) : 0;
+    for (int b = 0; b < 3; ++b) {
+      u64 total = 0;
+      for (int i = g.top; i < g.bottom; ++i) {
+        const i16* r = ob[b] + static_cast<std::ptrdiff_t>(i) * w;
+        u64 row = 0;
+        for (int j = g.left; j < g.right; ++j) {
+          const u32 a = static_cast<std::uint16_t>(r[j] < 0 ? -r[j] : r[j]);
+          row += static_cast<u64>(a * a) * a;
+        }
+        total += (row + rnd) >> z;
+      }
+      out.den[0][b] = total;
+    }
+  }
+
+  // masking (§9.1, §9.2, §9.4)
+  grow(ws.vsum, static_cast<std::size_t>(w) + 2);
+  grow(ws.thr, static_cast<std::size_t>(w));
+  const int r = T::ceil_log2(static_cast<u64>(h));
+  const i64 rr = i64{1} << (r - 1);
+  const int cbhv = T::bit_length(static_cast<u64>(w - 1)) - 4, cbd = T::bit_length(static_cast<u64>(w - 1)) - 3;
+  for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
+    i64 acc[3] = {0, 0, 0};
+    const auto& ys = m == 0 ? ws.rst16 : ws.add16;
+    for (int i = g.top; i < g.bottom; ++i) {
+      threshold_row(ws.fsum[m].data(), ws.cen[m].data(), w, h, i, g, ws.vsum.data(), ws.thr.data());
+      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
+      acc[0] += (masked_row0(ys[0].data() + o, ws.thr.data(), g.left, g.right, irf[0], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
+      acc[1] += (masked_row0(ys[1].data() + o, ws.thr.data(), g.left, g.right, irf[1], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
+      acc[2] += (masked_row0(ys[2].data() + o, ws.thr.data(), g.left, g.right, irf[2], 12, 30, i64{1} << 29, cbd) + rr) >> r;
+    }
+    auto& dst = m == 0 ? out.dlm[0] : out.aim[0];
+    for (int b = 0; b < 3; ++b) dst[b] = acc[b];
+  }
+}
+
+// ---- scales 1..3 scoring ----
+VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_request& q, adm_partials& out) noexcept {
+  const auto g = T::inner_region(w, h);
+  const auto e = extended(g, w, h);
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  for (int b = 0; b < 3; ++b) grow(ws.rst32[b], n), grow(ws.add32[b], n);
+  for (int m = 0; m < 2; ++m) grow(ws.fsum[m], n), grow(ws.cen[m], n);
+  const i32* ob[3] = {ws.b32[1].data(), ws.b32[2].data(), ws.b32[3].data()};
+  const i32* tb[3] = {ws.b32[5].data(), ws.b32[6].data(), ws.b32[7].data()};
+  const double egl = q.enhn_gain_limit;
+  const u32* irf = q.irf[s - 1];
+
+  for (int i = e.r0; i < e.r1; ++i) {
+    const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
+    for (int j = e.c0; j < e.c1; ++j) {
+      const bool flag = angle_flag_i(ob[0][o + j], ob[1][o + j], tb[0][o + j], tb[1][o + j]);
+      for (int b = 0; b < 3; ++b) {
+        const i32 t = tb[b][o + j];
+        const i32 rst = decouple_s(ob[b][o + j], t, flag, egl);
+        ws.rst32[b][static_cast<std::size_t>(o + j)] = rst;
+        ws.add32[b][static_cast<std::size_t>(o + j)] = static_cast<i32>(static_cast<u32>(t) - static_cast<u32>(rst));
+      }
+    }
+    for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
+      const auto& xs = m == 0 ? ws.add32 : ws.rst32;
+      i32* fs = ws.fsum[m].data() + o;
+      i32* ce = ws.cen[m].data() + o;
+      for (int j = e.c0; j < e.c1; ++j) {
+        u32 f = 0, c = 0;
+        for (int b = 0; b < 3; ++b) {
+          const i64 cv = static_cast<i32>(static_cast<u32>((static_cast<i64>(xs[b][static_cast<std::size_t>(o + j)]) * static_cast<i64>(irf[b]) + (i64{1} << 27)) >> 28));
+          const i64 ac = cv < 0 ? -cv : cv;
+          f += static_cast<u32>((T::f30_s * ac + T::quirk_round) >> 32);
+          c += static_cast<u32>((T::f15_s * ac + T::quirk_round) >> 32);
+        }
+        fs[j] = static_cast<i32>(f);
+        ce[j] = static_cast<i32>(c);
+      }
+    }
+  }
+
+  // denominator (§10, scales 1..3)
+  {
+    const int qs = s == 2 ? 30 : 31;
+    const int c = T::ceil_log2(static_cast<u64>(g.right - g.left));
+    const int z = T::ceil_log2(static_cast<u64>(g.bottom - g.top));
+    for (int b = 0; b < 3; ++b) {
+      u64 total = 0;
+      for (int i = g.top; i < g.bottom; ++i) {
+        const i32* r = ob[b] + static_cast<std::ptrdiff_t>(i) * w;
+        u64 row = 0;
+        for (int j = g.left; j < g.right; ++j) {
+          const u64 a = r[j] < 0 ? u64{0} - static_cast<u64>(static_cast<i64>(r[j])) : static_cast<u64>(r[j]);
+          row += ((((a * a) + (u64{1} << qs)) >> qs) * a + (u64{1} << (c - 1))) >> c;
+        }
+        total += (row + (u64{1} << (z - 1))) >> z;
+      }
+      out.den[s][b] = total;
+    }
+  }
+
+  grow(ws.vsum, static_cast<std::size_t>(w) + 2);
+  grow(ws.thr, static_cast<std::size_t>(w));
+  const int r = T::ceil_log2(static_cast<u64>(h));
+  const i64 rr = i64{1} << (r - 1);
+  const int cs = T::ceil_log2(static_cast<u64>(w));
+  for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
+    i64 acc[3] = {0, 0, 0};
+    const auto& ys = m == 0 ? ws.rst32 : ws.add32;
+    for (int i = g.top; i < g.bottom; ++i) {
+      threshold_row(ws.fsum[m].data(), ws.cen[m].data(), w, h, i, g, ws.vsum.data(), ws.thr.data());
+      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
+      for (int b = 0; b < 3; ++b)
+        acc[b] += (masked_row_s(ys[b].data() + o, ws.thr.data(), g.left, g.right, irf[b], cs) + rr) >> r;
+    }
+    auto& dst = m == 0 ? out.dlm[s] : out.aim[s];
+    for (int b = 0; b < 3; ++b) dst[b] = acc[b];
+  }
+}
+
+VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q,
+                                workspace& ws) noexcept {
+  adm_partials out;
+  const int W = static_cast<int>(ref.width), H = static_cast<int>(ref.height);
+  int w = (W + 1) / 2, h = (H + 1) / 2;
+  const std::size_t n0 = static_cast<std::size_t>(w) * h;
+  for (auto& b : ws.b16) grow(b, n0);
+  for (int p = 0; p < 2; ++p) {
+    const plane_view& pv = p == 0 ? ref : dis;
+    i16* const* bb = nullptr;
+    (void)bb;
+    i16* a = ws.b16[4 * p].data();
+    i16* hh = ws.b16[4 * p + 1].data();
+    i16* vv = ws.b16[4 * p + 2].data();
+    i16* dd = ws.b16[4 * p + 3].data();
+    if (bpc == 8) dwt0<std::uint8_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
+    else dwt0<std::uint16_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
+  }
+  if (!q.skip_scale0) score0(ws, w, h, q, out);
+  for (int p = 0; p < 2; ++p) {
+    grow(ws.a32[p], n0);
+    for (std::size_t k = 0; k < n0; ++k) ws.a32[p][k] = ws.b16[4 * p][k];
+  }
+  for (int s = 1; s < 4; ++s) {
+    const int nw = (w + 1) / 2, nh = (h + 1) / 2;
+    const std::size_t n = static_cast<std::size_t>(nw) * nh;
+    for (auto& b : ws.b32) grow(b, n);
+    for (int p = 0; p < 2; ++p)
+      dwt_s(ws.a32[p].data(), w, h, s, ws, ws.b32[4 * p].data(), ws.b32[4 * p + 1].data(), ws.b32[4 * p + 2].data(),
+            ws.b32[4 * p + 3].data());
+    w = nw;
+    h = nh;
+    score_s(ws, s, w, h, q, out);
+    if (s < 3)
+      for (int p = 0; p < 2; ++p) std::copy_n(ws.b32[4 * p].data(), n, ws.a32[p].data());
+  }
+  return out;
+}
+
+#if VQM_CPU_X86
+VQM_CPU_AVX2 inline adm_partials run_avx2(const plane_view& ref, const plane_view& dis, unsigned bpc,
+                                          const adm_request& q, workspace& ws) noexcept {
+  return run(ref, dis, bpc, q, ws);
+}
+#endif
+[[gnu::flatten]] inline adm_partials run_base(const plane_view& ref, const plane_view& dis, unsigned bpc,
+                                              const adm_request& q, workspace& ws) noexcept {
+  return run(ref, dis, bpc, q, ws);
+}
+
+}  // namespace adm_detail
+
+// The exact integer accumulators of one frame (luma planes of equal size, W, H >= 33, bpc 8..16);
+// bit-identical to reference::adm.
+[[nodiscard]] inline adm_partials adm(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q) {
+  thread_local adm_detail::workspace ws;
+#if VQM_CPU_X86
+  if (active_isa() == isa::avx2) return adm_detail::run_avx2(ref, dis, bpc, q, ws);
+#endif
+  return adm_detail::run_base(ref, dis, bpc, q, ws);
+}
+
 }  // namespace vqm::cpu
