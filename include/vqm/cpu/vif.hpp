@@ -1,8 +1,671 @@
-// Cpu kernel: integer VIF (SPEC-vmaf Part I). Placeholder: forwards to the reference kernel.
+// Cpu kernel: libvmaf's integer VIF sums (SPEC-vmaf Part I), bit-identical to cpu/reference/vif.hpp.
+//
+// Row streaming per scale: the vertical pass of output row i (squares of each source row cached once in a
+// ring of 2H+1 rows), the mirrored line, the horizontal pass and the per-pixel stage, fused per 8 columns
+// in the AVX2 path. Exactness: every integer sum is computed modulo 2^32 in uint32 lanes where its true
+// value is known to lie in [0, 2^32) (SPEC §13); sums that need more bits are split into the Q16 high
+// and low halves of their inputs (Σc·v = 2^16·Σc·hi + Σc·lo), and the rounding shift is applied to the
+// halves (exact, see vertical_combine). The per-pixel doubles are IEEE operations in the order of §8,
+// each rounded separately; the truncations are done as double round-toward-zero, and LOG reads the
+// bit length and the top 16 bits straight from the exactly converted double.
 #pragma once
-#include "vqm/cpu/reference/vif.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "vqm/concepts/vif_kernel.hpp"
+#include "vqm/cpu/simd.hpp"
+#include "vqm/picture.hpp"
+#include "vqm/tables/vif.hpp"
+
 namespace vqm::cpu {
-[[nodiscard]] inline vif_partials vif(const plane_view& ref, const plane_view& dis, unsigned bpc, const vif_request& q) {
-  return reference::vif(ref, dis, bpc, q);
+
+namespace vif_detail {
+
+inline constexpr int slack = 32;  // uint32 elements of slack after every line (vector over-reads/-writes)
+
+[[nodiscard]] inline int fold(int p, int n) noexcept {
+  if (n <= 1) return 0;
+  const int period = 2 * (n - 1);
+  int m = p % period;
+  if (m < 0) m += period;
+  return m <= n - 1 ? m : period - m;
 }
+
+// T[32768 + i] as uint32, i in [0, 32768): the gather table of the AVX2 path.
+[[nodiscard]] inline const std::uint32_t* log_table32() {
+  static const std::vector<std::uint32_t> t = [] {
+    const auto& t16 = tables::vif_log2_table();
+    std::vector<std::uint32_t> v(32768 + 8, 0);
+    for (std::size_t i = 0; i < 32768; ++i) v[i] = t16[32768 + i];
+    return v;
+  }();
+  return t.data();
+}
+
+// One rounded double operation (no FMA contraction, whatever the flags).
+VQM_CPU_INLINE double rounded(double v) noexcept {
+#if VQM_CPU_X86
+  asm("" : "+x"(v));
+#endif
+  return v;
+}
+
+// LOG(x) of §9 for an integer-valued double 2^17 <= x < 2^53: bit length and top 16 bits from its bits.
+VQM_CPU_INLINE std::int64_t log_of_double(double x) noexcept {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  const auto e = static_cast<std::int64_t>(b >> 52);
+  return std::int64_t{log_table32()[(b >> 37) & 0x7fff]} + 2048 * (e - 1038);
+}
+
+// Scratch of one thread, grown as needed and reused from frame to frame.
+struct workspace {
+  std::array<std::vector<std::uint16_t>, 4> img_r, img_d;  // scales 1..3 (index = scale)
+  std::vector<std::uint32_t> cache;                        // squares of the ring of source rows
+  std::vector<int> cache_row;                              // which source row each ring slot holds
+  std::vector<std::uint32_t> lines;                        // 8 padded vertical-pass lines
+  std::vector<std::uint32_t> carry;                        // 8 padded lines of the last row of the previous scale
+  int carry_half = 0;
+  bool has_carry = false;
+  std::vector<std::uint32_t> dline;                        // downsampling line (padded)
+  std::vector<std::uint16_t> stale_r, stale_d;             // one-row rule: the rows at ±1
+  std::vector<std::uint32_t> hz;                           // baseline: 5 horizontal outputs
+};
+
+// The scale-s image: the input plane at s = 0, a uint16 buffer above.
+struct source {
+  const std::byte* data = nullptr;
+  std::ptrdiff_t stride = 0;  // bytes
+  int w = 0, h = 0;
+  bool bytes = false;  // uint8 samples (8-bit scale 0)
+};
+
+// Line q (0..7: m1 m2 xxh xxl yyh yyl xyh xyl) of a padded line set of `stride` elements.
+struct line_set {
+  std::uint32_t* base;
+  std::size_t stride;
+  [[nodiscard]] std::uint32_t* operator[](int q) const noexcept { return base + static_cast<std::size_t>(q) * stride; }
+};
+
+// ----------------------------------------------------------------------------------------------------------
+// Baseline (scalar) building blocks; the AVX2 ones below compute the same integers.
+
+// Squares of one source row into the ring slot: Split: (hi, lo) Q16 halves of x², y², xy; else x², y², xy.
+template <class T, bool Split>
+inline void squares_base(const T* x, const T* y, int n, std::uint32_t* out, std::size_t cstride) noexcept {
+  for (int j = 0; j < n; ++j) {
+    const std::uint32_t a = x[j], b = y[j];
+    const std::uint32_t xx = a * a, yy = b * b, xy = a * b;
+    if constexpr (Split) {
+      out[0 * cstride + j] = xx >> 16;
+      out[1 * cstride + j] = xx & 0xffff;
+      out[2 * cstride + j] = yy >> 16;
+      out[3 * cstride + j] = yy & 0xffff;
+      out[4 * cstride + j] = xy >> 16;
+      out[5 * cstride + j] = xy & 0xffff;
+    } else {
+      out[0 * cstride + j] = xx;
+      out[1 * cstride + j] = yy;
+      out[2 * cstride + j] = xy;
+    }
+  }
+}
+
+// rs(Σc·v, sh) of a square sum from the sums of its halves: Σc·v = 2^16·SH + SL; SH, SL < 2^32 and the
+// result < 2^32 (§13). For 1 <= sh <= 16: rs = (SH << (16 − sh)) + ((SL + 2^(sh−1)) >> sh), exactly, because
+// 2^16·SH is a multiple of 2^sh; SL + 2^(sh−1) <= 65536·65535 + 2^15 does not wrap.
+VQM_CPU_INLINE std::uint32_t vertical_combine(std::uint32_t sh_sum, std::uint32_t sl_sum, int sh) noexcept {
+  return (sh_sum << (16 - sh)) + ((sl_sum + (1u << (sh - 1))) >> sh);
+}
+
+struct vparams {
+  const std::uint32_t* taps;
+  int H;
+  int sh_mean, sh_sq;
+};
+
+// §7.1 for columns [j0, j1): rows xr[k], yr[k] and cached squares sq[k] (k = 0..2H); writes the 8 lines at
+// offset H. Symmetric taps: rows k and 2H−k share c_k.
+template <class T, bool Split>
+inline void vertical_base(const T* const* xr, const T* const* yr, const std::uint32_t* const* sq, std::size_t cstride,
+                          const vparams& p, int j0, int j1, const line_set& L) noexcept {
+  const int H = p.H;
+  for (int j = j0; j < j1; ++j) {
+    std::uint32_t am = 0, an = 0;
+    std::array<std::uint32_t, 6> s{};
+    for (int k = 0; k <= 2 * H; ++k) {
+      const std::uint32_t c = p.taps[k];
+      am += c * xr[k][j];
+      an += c * yr[k][j];
+      for (int q = 0; q < (Split ? 6 : 3); ++q) s[q] += c * sq[k][static_cast<std::size_t>(q) * cstride + j];
+    }
+    const std::uint32_t m1 = (am + (1u << (p.sh_mean - 1))) >> p.sh_mean;
+    const std::uint32_t m2 = (an + (1u << (p.sh_mean - 1))) >> p.sh_mean;
+    std::uint32_t xx, yy, xy;
+    if constexpr (Split) {
+      xx = vertical_combine(s[0], s[1], p.sh_sq);
+      yy = vertical_combine(s[2], s[3], p.sh_sq);
+      xy = vertical_combine(s[4], s[5], p.sh_sq);
+    } else {
+      xx = s[0];
+      yy = s[1];
+      xy = s[2];
+    }
+    const auto o = static_cast<std::size_t>(j + H);
+    L[0][o] = m1;
+    L[1][o] = m2;
+    L[2][o] = xx >> 16;
+    L[3][o] = xx & 0xffff;
+    L[4][o] = yy >> 16;
+    L[5][o] = yy & 0xffff;
+    L[6][o] = xy >> 16;
+    L[7][o] = xy & 0xffff;
+  }
+}
+
+// The per-pixel stage of §7.3 and §8 for one position.
+struct sums {
+  std::int64_t nl = 0, dl = 0, nn = 0, dn = 0;
+};
+VQM_CPU_INLINE void pixel_base(std::uint32_t mu1, std::uint32_t mu2, std::uint32_t xx, std::uint32_t yy,
+                               std::uint32_t xy, double limit, sums& acc) noexcept {
+  constexpr std::uint64_t half = std::uint64_t{1} << 31;
+  const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + half) >> 32);
+  const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + half) >> 32);
+  const auto mu1_mu2 = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu2 + half) >> 32);
+  const auto s1 = static_cast<std::int32_t>(xx - mu1_sq);
+  const auto s2 = std::max(static_cast<std::int32_t>(yy - mu2_sq), 0);
+  const auto s12 = static_cast<std::int32_t>(xy - mu1_mu2);
+  if (s1 >= tables::vif_sigma_nsq) {
+    const double d1 = s1;
+    acc.dl += log_of_double(d1 + 131072.0) - 17 * 2048;
+    if (s12 > 0 && s2 > 0) {
+      const double d2 = s2, d12 = s12;
+      double g = d12 / rounded(d1 + tables::vif_eps);
+      const double sv = std::max(__builtin_trunc(rounded(d2 - rounded(g * d12))), 0.0);
+      g = g < limit ? g : limit;
+      const double n1 = sv + 131072.0;
+      const double n1t = __builtin_trunc(rounded(rounded(g * g) * d1)) + n1;
+      acc.nl += log_of_double(n1t) - log_of_double(n1);
+    }
+  } else {
+    acc.nn += s2;
+    acc.dn += 1;
+  }
+}
+
+// §7.2 + §8 for columns [0, w) of one padded line set.
+inline void horizontal_base(const line_set& L, const std::uint32_t* taps, int H, int w, double limit,
+                            sums& acc) noexcept {
+  for (int j = 0; j < w; ++j) {
+    std::array<std::uint32_t, 8> s{};
+    for (int k = 0; k <= 2 * H; ++k)
+      for (int q = 0; q < 8; ++q) s[q] += taps[k] * L[q][static_cast<std::size_t>(j + k)];
+    pixel_base(s[0], s[1], s[2] + ((s[3] + 32768u) >> 16), s[4] + ((s[5] + 32768u) >> 16),
+               s[6] + ((s[7] + 32768u) >> 16), limit, acc);
+  }
+}
+
+// §6 vertical part for columns [j0, j1): rs(Σ c·I, S) into line (offset H).
+template <class T>
+inline void down_vertical_base(const T* const* rows, const std::uint32_t* taps, int H, int shift, int j0, int j1,
+                               std::uint32_t* line) noexcept {
+  for (int j = j0; j < j1; ++j) {
+    std::uint32_t a = 0;
+    for (int k = 0; k <= 2 * H; ++k) a += taps[k] * rows[k][j];
+    line[j + H] = (a + (1u << (shift - 1))) >> shift;
+  }
+}
+
+// §6 horizontal part at the even columns: out[o] = rs(Σ c·line[2o + k], 16).
+inline void down_horizontal_base(const std::uint32_t* line, const std::uint32_t* taps, int H, int o0, int ow,
+                                 std::uint16_t* out) noexcept {
+  for (int o = o0; o < ow; ++o) {
+    std::uint32_t a = 0;
+    for (int k = 0; k <= 2 * H; ++k) a += taps[k] * line[2 * o + k];
+    out[o] = static_cast<std::uint16_t>((a + 32768u) >> 16);
+  }
+}
+
+#if VQM_CPU_X86
+// ----------------------------------------------------------------------------------------------------------
+// AVX2 building blocks (8 uint32 lanes).
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+template <class T>
+[[gnu::target("avx2")]] inline __m256i load8(const T* p) noexcept {
+  if constexpr (sizeof(T) == 1)
+    return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+  else
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+[[gnu::target("avx2")]] inline __m256i ld(const std::uint32_t* p) noexcept {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+[[gnu::target("avx2")]] inline void st(std::uint32_t* p, __m256i v) noexcept {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+template <class T, bool Split>
+VQM_CPU_AVX2 inline void squares_avx2(const T* x, const T* y, int n, std::uint32_t* out, std::size_t cstride) noexcept {
+  int j = 0;
+  const __m256i lo16 = _mm256_set1_epi32(0xffff);
+  for (; j + 8 <= n; j += 8) {
+    const __m256i a = load8(x + j), b = load8(y + j);
+    const __m256i xx = _mm256_mullo_epi32(a, a), yy = _mm256_mullo_epi32(b, b), xy = _mm256_mullo_epi32(a, b);
+    if constexpr (Split) {
+      st(out + 0 * cstride + j, _mm256_srli_epi32(xx, 16));
+      st(out + 1 * cstride + j, _mm256_and_si256(xx, lo16));
+      st(out + 2 * cstride + j, _mm256_srli_epi32(yy, 16));
+      st(out + 3 * cstride + j, _mm256_and_si256(yy, lo16));
+      st(out + 4 * cstride + j, _mm256_srli_epi32(xy, 16));
+      st(out + 5 * cstride + j, _mm256_and_si256(xy, lo16));
+    } else {
+      st(out + 0 * cstride + j, xx);
+      st(out + 1 * cstride + j, yy);
+      st(out + 2 * cstride + j, xy);
+    }
+  }
+  if (j < n) squares_base<T, Split>(x + j, y + j, n - j, out + j, cstride);
+}
+
+template <class T, bool Split>
+VQM_CPU_AVX2 inline void vertical_avx2(const T* const* xr, const T* const* yr, const std::uint32_t* const* sq,
+                                       std::size_t cstride, const vparams& p, int w, const line_set& L) noexcept {
+  const int H = p.H;
+  constexpr int nq = Split ? 6 : 3;
+  const __m256i rm = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_mean - 1)));
+  const __m128i shm = _mm_cvtsi32_si128(p.sh_mean);
+  const __m256i lo16 = _mm256_set1_epi32(0xffff);
+  int j = 0;
+  for (; j + 8 <= w; j += 8) {
+    const __m256i c0 = _mm256_set1_epi32(static_cast<int>(p.taps[H]));
+    __m256i am = _mm256_mullo_epi32(c0, load8(xr[H] + j));
+    __m256i an = _mm256_mullo_epi32(c0, load8(yr[H] + j));
+    __m256i s[nq];
+    for (int q = 0; q < nq; ++q) s[q] = _mm256_mullo_epi32(c0, ld(sq[H] + q * cstride + j));
+    for (int k = 0; k < H; ++k) {
+      const __m256i c = _mm256_set1_epi32(static_cast<int>(p.taps[k]));
+      const int k2 = 2 * H - k;
+      am = _mm256_add_epi32(am, _mm256_mullo_epi32(c, _mm256_add_epi32(load8(xr[k] + j), load8(xr[k2] + j))));
+      an = _mm256_add_epi32(an, _mm256_mullo_epi32(c, _mm256_add_epi32(load8(yr[k] + j), load8(yr[k2] + j))));
+      for (int q = 0; q < nq; ++q)
+        s[q] = _mm256_add_epi32(
+            s[q], _mm256_mullo_epi32(c, _mm256_add_epi32(ld(sq[k] + q * cstride + j), ld(sq[k2] + q * cstride + j))));
+    }
+    const __m256i m1 = _mm256_srl_epi32(_mm256_add_epi32(am, rm), shm);
+    const __m256i m2 = _mm256_srl_epi32(_mm256_add_epi32(an, rm), shm);
+    __m256i v[3];
+    if constexpr (Split) {
+      const __m128i a = _mm_cvtsi32_si128(16 - p.sh_sq), b = _mm_cvtsi32_si128(p.sh_sq);
+      const __m256i r = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_sq - 1)));
+      for (int q = 0; q < 3; ++q)
+        v[q] = _mm256_add_epi32(_mm256_sll_epi32(s[2 * q], a), _mm256_srl_epi32(_mm256_add_epi32(s[2 * q + 1], r), b));
+    } else {
+      for (int q = 0; q < 3; ++q) v[q] = s[q];
+    }
+    const std::size_t o = static_cast<std::size_t>(j + H);
+    st(L[0] + o, m1);
+    st(L[1] + o, m2);
+    for (int q = 0; q < 3; ++q) {
+      st(L[2 + 2 * q] + o, _mm256_srli_epi32(v[q], 16));
+      st(L[3 + 2 * q] + o, _mm256_and_si256(v[q], lo16));
+    }
+  }
+  if (j < w) vertical_base<T, Split>(xr, yr, sq, cstride, p, j, w, L);
+}
+
+// (a·b + 2^31) >> 32 per uint32 lane.
+VQM_CPU_AVX2 inline __m256i mulhi_round(__m256i a, __m256i b) noexcept {
+  const __m256i r = _mm256_set1_epi64x(std::int64_t{1} << 31);
+  const __m256i e = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, b), r), 32);
+  const __m256i o = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), r);
+  return _mm256_blend_epi32(e, o, 0xaa);
+}
+
+// LOG (§9) of 4 integer-valued doubles in [2^17, 2^53), as 4 int64 lanes (the −2048·1038 is left out).
+VQM_CPU_AVX2 inline __m256i log4(__m256d x, const std::uint32_t* t) noexcept {
+  const __m256i b = _mm256_castpd_si256(x);
+  const __m256i idx = _mm256_and_si256(_mm256_srli_epi64(b, 37), _mm256_set1_epi64x(0x7fff));
+  const __m256i tv = _mm256_cvtepu32_epi64(_mm256_i64gather_epi32(reinterpret_cast<const int*>(t), idx, 4));
+  return _mm256_add_epi64(tv, _mm256_slli_epi64(_mm256_srli_epi64(b, 52), 11));
+}
+
+VQM_CPU_AVX2 inline __m256d barrier(__m256d v) noexcept {
+  asm("" : "+x"(v));
+  return v;
+}
+
+struct acc_avx2 {
+  __m256i nl, dl, nn;  // int64 lanes
+  __m256i dn;          // int32 lanes (counts)
+};
+
+// §7.3 + §8 for 8 positions; `valid` marks the lanes inside the row.
+VQM_CPU_AVX2 inline void pixels_avx2(__m256i mu1, __m256i mu2, __m256i xx, __m256i yy, __m256i xy, __m256i valid,
+                                     __m256d limit, acc_avx2& acc) noexcept {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i s1 = _mm256_sub_epi32(xx, mulhi_round(mu1, mu1));
+  const __m256i s2 = _mm256_max_epi32(_mm256_sub_epi32(yy, mulhi_round(mu2, mu2)), zero);
+  const __m256i s12 = _mm256_sub_epi32(xy, mulhi_round(mu1, mu2));
+  const __m256i big = _mm256_cmpgt_epi32(s1, _mm256_set1_epi32(131071));
+  const __m256i is_log = _mm256_and_si256(big, valid);
+  const __m256i non_log = _mm256_andnot_si256(big, valid);
+  // non-log: NN += s2, DN += 1
+  const __m256i s2n = _mm256_and_si256(s2, non_log);
+  acc.nn = _mm256_add_epi64(acc.nn, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(s2n)));
+  acc.nn = _mm256_add_epi64(acc.nn, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(s2n, 1)));
+  acc.dn = _mm256_sub_epi32(acc.dn, non_log);
+  if (_mm256_testz_si256(is_log, is_log)) return;
+  const __m256i num_mask32 =
+      _mm256_and_si256(is_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
+  const std::uint32_t* t = log_table32();
+  const __m256d nsq = _mm256_set1_pd(131072.0);
+  for (int half = 0; half < 2; ++half) {
+    const __m128i s1h = half ? _mm256_extracti128_si256(s1, 1) : _mm256_castsi256_si128(s1);
+    const __m128i lm = half ? _mm256_extracti128_si256(is_log, 1) : _mm256_castsi256_si128(is_log);
+    const __m128i nm = half ? _mm256_extracti128_si256(num_mask32, 1) : _mm256_castsi256_si128(num_mask32);
+    if (_mm_testz_si128(lm, lm)) continue;
+    const __m256d d1 = _mm256_cvtepi32_pd(s1h);
+    // den_log += LOG(NSQ + s1) − 17·2048
+    const __m256i den = _mm256_sub_epi64(log4(_mm256_add_pd(d1, nsq), t), _mm256_set1_epi64x(2048 * (1038 + 17)));
+    acc.dl = _mm256_add_epi64(acc.dl, _mm256_and_si256(den, _mm256_cvtepi32_epi64(lm)));
+    if (_mm_testz_si128(nm, nm)) continue;
+    const __m256d d2 =
+        _mm256_cvtepi32_pd(half ? _mm256_extracti128_si256(s2, 1) : _mm256_castsi256_si128(s2));
+    const __m256d d12 =
+        _mm256_cvtepi32_pd(half ? _mm256_extracti128_si256(s12, 1) : _mm256_castsi256_si128(s12));
+    __m256d g = _mm256_div_pd(d12, barrier(_mm256_add_pd(d1, _mm256_set1_pd(tables::vif_eps))));
+    const __m256d sv = _mm256_max_pd(
+        _mm256_round_pd(barrier(_mm256_sub_pd(d2, barrier(_mm256_mul_pd(g, d12)))), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+        _mm256_setzero_pd());
+    g = _mm256_min_pd(g, limit);  // g < limit ? g : limit
+    const __m256d n1 = _mm256_add_pd(sv, nsq);
+    const __m256d n1t = _mm256_add_pd(
+        _mm256_round_pd(barrier(_mm256_mul_pd(barrier(_mm256_mul_pd(g, g)), d1)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+        n1);
+    acc.nl = _mm256_add_epi64(acc.nl, _mm256_and_si256(_mm256_sub_epi64(log4(n1t, t), log4(n1, t)),
+                                                       _mm256_cvtepi32_epi64(nm)));
+  }
+}
+
+// §7.2 + §8 for one padded line set, 8 columns at a time; symmetric taps.
+VQM_CPU_AVX2 inline void horizontal_avx2(const line_set& L, const std::uint32_t* taps, int H, int w, double limit,
+                                         sums& out) noexcept {
+  acc_avx2 acc{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+  const __m256d lim = _mm256_set1_pd(limit);
+  const __m256i r16 = _mm256_set1_epi32(32768);
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (int j = 0; j < w; j += 8) {
+    __m256i s[8];
+    const __m256i c0 = _mm256_set1_epi32(static_cast<int>(taps[H]));
+    for (int q = 0; q < 8; ++q) s[q] = _mm256_mullo_epi32(c0, ld(L[q] + j + H));
+    for (int k = 0; k < H; ++k) {
+      const __m256i c = _mm256_set1_epi32(static_cast<int>(taps[k]));
+      for (int q = 0; q < 8; ++q)
+        s[q] = _mm256_add_epi32(s[q], _mm256_mullo_epi32(c, _mm256_add_epi32(ld(L[q] + j + k), ld(L[q] + j + 2 * H - k))));
+    }
+    const __m256i xx = _mm256_add_epi32(s[2], _mm256_srli_epi32(_mm256_add_epi32(s[3], r16), 16));
+    const __m256i yy = _mm256_add_epi32(s[4], _mm256_srli_epi32(_mm256_add_epi32(s[5], r16), 16));
+    const __m256i xy = _mm256_add_epi32(s[6], _mm256_srli_epi32(_mm256_add_epi32(s[7], r16), 16));
+    const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(w - j), lane);
+    pixels_avx2(s[0], s[1], xx, yy, xy, valid, lim, acc);
+  }
+  alignas(32) std::int64_t a[3][4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(a[0]), acc.nl);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(a[1]), acc.dl);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(a[2]), acc.nn);
+  out.nl += a[0][0] + a[0][1] + a[0][2] + a[0][3];
+  out.dl += a[1][0] + a[1][1] + a[1][2] + a[1][3];
+  out.nn += a[2][0] + a[2][1] + a[2][2] + a[2][3];
+  alignas(32) std::int32_t d[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(d), acc.dn);
+  std::int64_t dn = 0;
+  for (int i = 0; i < 8; ++i) dn += d[i];
+  out.dn += dn;
+}
+
+template <class T>
+VQM_CPU_AVX2 inline void down_vertical_avx2(const T* const* rows, const std::uint32_t* taps, int H, int shift, int w,
+                                            std::uint32_t* line) noexcept {
+  const __m256i r = _mm256_set1_epi32(static_cast<int>(1u << (shift - 1)));
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  int j = 0;
+  for (; j + 8 <= w; j += 8) {
+    __m256i a = _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(taps[H])), load8(rows[H] + j));
+    for (int k = 0; k < H; ++k)
+      a = _mm256_add_epi32(a, _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(taps[k])),
+                                                 _mm256_add_epi32(load8(rows[k] + j), load8(rows[2 * H - k] + j))));
+    st(line + j + H, _mm256_srl_epi32(_mm256_add_epi32(a, r), sh));
+  }
+  if (j < w) down_vertical_base<T>(rows, taps, H, shift, j, w, line);
+}
+
+VQM_CPU_AVX2 inline void down_horizontal_avx2(const std::uint32_t* line, const std::uint32_t* taps, int H, int ow,
+                                              std::uint16_t* out) noexcept {
+  // even/odd deinterleave of line[2o + k]: lanes o..o+7 of tap k read line[2o + k + 2m].
+  const __m256i perm = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  const __m256i r = _mm256_set1_epi32(32768);
+  int o = 0;
+  for (; o + 8 <= ow; o += 8) {
+    __m256i a = _mm256_setzero_si256();
+    for (int k = 0; k <= 2 * H; ++k) {
+      const std::uint32_t* p = line + 2 * o + k;
+      const __m256i lo = _mm256_permutevar8x32_epi32(ld(p), perm);
+      const __m256i hi = _mm256_permutevar8x32_epi32(ld(p + 8), perm);
+      const __m256i ev = _mm256_permute2x128_si256(lo, hi, 0x20);
+      a = _mm256_add_epi32(a, _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(taps[k])), ev));
+    }
+    const __m256i v = _mm256_srli_epi32(_mm256_add_epi32(a, r), 16);
+    const __m128i packed = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), packed);
+  }
+  if (o < ow) down_horizontal_base(line, taps, H, o, ow, out);
+}
+
+#pragma GCC diagnostic pop
+#endif
+
+// ----------------------------------------------------------------------------------------------------------
+// Driver, shared by both paths.
+
+template <class T>
+[[nodiscard]] inline const T* row_of(const source& s, int r) noexcept {
+  return reinterpret_cast<const T*>(s.data + static_cast<std::ptrdiff_t>(r) * s.stride);
+}
+
+template <bool Avx2, class T>
+inline void downsample(const source& in, int s, unsigned bpc, std::vector<std::uint16_t>& out, workspace& ws) {
+  const auto f = tables::vif_filter_of(s + 1);
+  const int H = f.half, w = in.w, h = in.h, ow = w / 2, oh = h / 2;
+  const int shift = s == 0 ? static_cast<int>(bpc) : 16;
+  out.assign(static_cast<std::size_t>(ow) * oh + slack, 0);
+  if (ow == 0 || oh == 0) return;
+  ws.dline.assign(static_cast<std::size_t>(w + 2 * H + slack), 0);
+  std::uint32_t* line = ws.dline.data();
+  std::array<const T*, 17> rows{};
+  for (int oi = 0; oi < oh; ++oi) {
+    const int i = 2 * oi;
+    for (int k = 0; k <= 2 * H; ++k) rows[static_cast<std::size_t>(k)] = row_of<T>(in, fold(i - H + k, h));
+#if VQM_CPU_X86
+    if constexpr (Avx2) down_vertical_avx2<T>(rows.data(), f.taps, H, shift, w, line);
+    else
+#endif
+      down_vertical_base<T>(rows.data(), f.taps, H, shift, 0, w, line);
+    for (int p = 1; p <= H; ++p) {
+      line[H - p] = line[H + fold(-p, w)];
+      line[H + w - 1 + p] = line[H + fold(w - 1 + p, w)];
+    }
+    std::uint16_t* dst = out.data() + static_cast<std::size_t>(oi) * ow;
+#if VQM_CPU_X86
+    if constexpr (Avx2) down_horizontal_avx2(line, f.taps, H, ow, dst);
+    else
+#endif
+      down_horizontal_base(line, f.taps, H, 0, ow, dst);
+  }
+}
+
+// One scale's sums (§7, §8). `stale` is row 1 of the previous scale's image (one-row rule), or null.
+template <bool Avx2, class T, bool Split>
+inline vif_scale_sums statistics(const source& X, const source& Y, int s, unsigned bpc, double limit,
+                                 const std::uint16_t* stale_r, const std::uint16_t* stale_d, workspace& ws) {
+  const auto f = tables::vif_filter_of(s);
+  const int H = f.half, w = X.w, h = X.h, n = 2 * H + 1;
+  const vparams vp{f.taps, H, s == 0 ? static_cast<int>(bpc) : 16, s == 0 ? 2 * (static_cast<int>(bpc) - 8) : 16};
+  constexpr int nq = Split ? 6 : 3;
+  const std::size_t lstride = static_cast<std::size_t>(w + 2 * H + slack);
+  const std::size_t cstride = static_cast<std::size_t>(w + slack);
+  ws.lines.assign(8 * lstride, 0);
+  ws.cache.assign(static_cast<std::size_t>(n) * nq * cstride, 0);
+  ws.cache_row.assign(static_cast<std::size_t>(n), -1);
+  const line_set L{ws.lines.data(), lstride};
+
+  // One-row images: the rows at ±f are the previous scale's row 1 (§4.3), as samples of type T.
+  std::vector<T> one_r, one_d;
+  if (h == 1) {
+    one_r.assign(static_cast<std::size_t>(w) + slack, 0);
+    one_d.assign(static_cast<std::size_t>(w) + slack, 0);
+    for (int j = 0; j < w && stale_r; ++j) {
+      one_r[static_cast<std::size_t>(j)] = static_cast<T>(stale_r[j]);
+      one_d[static_cast<std::size_t>(j)] = static_cast<T>(stale_d[j]);
+    }
+  }
+  // Source row of tap position r (rows −1 .. for a one-row image: the stale row; its ring slot is keyed by r).
+  auto src_row = [&](const source& S, const std::vector<T>& one, int r) -> const T* {
+    if (h >= 2) return row_of<T>(S, fold(r, h));
+    return r == 0 ? row_of<T>(S, 0) : one.data();
+  };
+  auto key_of = [&](int r) { return h >= 2 ? fold(r, h) : (r == 0 ? 0 : 1); };
+
+  std::array<const T*, 17> xr{}, yr{};
+  std::array<const std::uint32_t*, 17> sq{};
+  sums acc;
+  for (int i = 0; i < h; ++i) {
+    for (int k = 0; k < n; ++k) {
+      const int r = i - H + k;
+      const int key = key_of(r);
+      const auto slot = static_cast<std::size_t>(key % n);
+      const T* xrow = src_row(X, one_r, r);
+      const T* yrow = src_row(Y, one_d, r);
+      std::uint32_t* c = ws.cache.data() + slot * nq * cstride;
+      if (ws.cache_row[slot] != key) {
+#if VQM_CPU_X86
+        if constexpr (Avx2) squares_avx2<T, Split>(xrow, yrow, w, c, cstride);
+        else
+#endif
+          squares_base<T, Split>(xrow, yrow, w, c, cstride);
+        ws.cache_row[slot] = key;
+      }
+      xr[static_cast<std::size_t>(k)] = xrow;
+      yr[static_cast<std::size_t>(k)] = yrow;
+      sq[static_cast<std::size_t>(k)] = c;
+    }
+#if VQM_CPU_X86
+    if constexpr (Avx2) vertical_avx2<T, Split>(xr.data(), yr.data(), sq.data(), cstride, vp, w, L);
+    else
+#endif
+      vertical_base<T, Split>(xr.data(), yr.data(), sq.data(), cstride, vp, 0, w, L);
+    // mirror the line (§4.1), or the stale values of the previous scale's last line (§4.3)
+    for (int q = 0; q < 8; ++q) {
+      std::uint32_t* l = L[q];
+      for (int p = 1; p <= H; ++p) {
+        if (w >= 2) {
+          l[H - p] = l[H + fold(-p, w)];
+          l[H + w - 1 + p] = l[H + fold(w - 1 + p, w)];
+        } else {
+          const std::uint32_t v =
+              ws.has_carry ? ws.carry[static_cast<std::size_t>(q) * ws.carry.size() / 8 + static_cast<std::size_t>(ws.carry_half + p)] : 0;
+          l[H - p] = v;
+          l[H + p] = v;
+        }
+      }
+    }
+#if VQM_CPU_X86
+    if constexpr (Avx2) horizontal_avx2(L, f.taps, H, w, limit, acc);
+    else
+#endif
+      horizontal_base(L, f.taps, H, w, limit, acc);
+  }
+  // what this scale leaves for the next one: the padded lines of its last row
+  const std::size_t used = static_cast<std::size_t>(w + 2 * H);
+  ws.carry.resize(8 * used);
+  for (int q = 0; q < 8; ++q) std::memcpy(ws.carry.data() + q * used, L[q], used * sizeof(std::uint32_t));
+  ws.carry_half = H;
+  ws.has_carry = true;
+  return {acc.nl, acc.dl, acc.nn, acc.dn};
+}
+
+template <bool Avx2>
+inline vif_partials run(const plane_view& ref, const plane_view& dis, unsigned bpc, const vif_request& q) {
+  thread_local workspace ws;
+  ws.has_carry = false;
+  vif_partials out;
+  source X{ref.data, ref.stride, static_cast<int>(ref.width), static_cast<int>(ref.height), bpc <= 8};
+  source Y{dis.data, dis.stride, X.w, X.h, X.bytes};
+  for (int s = 0; s < 4; ++s) {
+    if (s > 0) {
+      auto& nr = ws.img_r[static_cast<std::size_t>(s)];
+      auto& nd = ws.img_d[static_cast<std::size_t>(s)];
+      if (X.bytes) {
+        downsample<Avx2, std::uint8_t>(X, s - 1, bpc, nr, ws);
+        downsample<Avx2, std::uint8_t>(Y, s - 1, bpc, nd, ws);
+      } else {
+        downsample<Avx2, std::uint16_t>(X, s - 1, bpc, nr, ws);
+        downsample<Avx2, std::uint16_t>(Y, s - 1, bpc, nd, ws);
+      }
+      const int w = X.w / 2, h = X.h / 2;
+      // the previous image's row 1, for a one-row image (§4.3)
+      const bool one_row = h == 1 && X.h >= 2;
+      if (one_row) {
+        ws.stale_r.assign(static_cast<std::size_t>(w), 0);
+        ws.stale_d.assign(static_cast<std::size_t>(w), 0);
+        for (int j = 0; j < w; ++j) {
+          if (X.bytes) {
+            ws.stale_r[static_cast<std::size_t>(j)] = row_of<std::uint8_t>(X, 1)[j];
+            ws.stale_d[static_cast<std::size_t>(j)] = row_of<std::uint8_t>(Y, 1)[j];
+          } else {
+            ws.stale_r[static_cast<std::size_t>(j)] = row_of<std::uint16_t>(X, 1)[j];
+            ws.stale_d[static_cast<std::size_t>(j)] = row_of<std::uint16_t>(Y, 1)[j];
+          }
+        }
+      }
+      const bool prev_ran = !(s == 1 && q.skip_scale0);
+      X = source{reinterpret_cast<const std::byte*>(nr.data()), static_cast<std::ptrdiff_t>(w) * 2, w, h, false};
+      Y = source{reinterpret_cast<const std::byte*>(nd.data()), X.stride, w, h, false};
+      if (w == 0 || h == 0) break;
+      if (!prev_ran) ws.has_carry = false;
+      const bool stale = one_row && prev_ran;
+      out.scale[static_cast<std::size_t>(s)] = statistics<Avx2, std::uint16_t, true>(
+          X, Y, s, bpc, q.gain_limit, stale ? ws.stale_r.data() : nullptr, stale ? ws.stale_d.data() : nullptr, ws);
+      continue;
+    }
+    if (X.w == 0 || X.h == 0) break;
+    if (q.skip_scale0) continue;
+    if (X.bytes)
+      out.scale[0] = statistics<Avx2, std::uint8_t, false>(X, Y, 0, bpc, q.gain_limit, nullptr, nullptr, ws);
+    else
+      out.scale[0] = statistics<Avx2, std::uint16_t, true>(X, Y, 0, bpc, q.gain_limit, nullptr, nullptr, ws);
+  }
+  return out;
+}
+
+}  // namespace vif_detail
+
+// The exact VIF sums of every scale (SPEC-vmaf Part I §5); bit-identical to reference::vif on every input
+// and every instruction-set path. Thread-safe; per-thread scratch is reused between calls.
+[[nodiscard]] inline vif_partials vif(const plane_view& ref, const plane_view& dis, unsigned bpc,
+                                      const vif_request& q) {
+#if VQM_CPU_X86
+  if (active_isa() == isa::avx2) return vif_detail::run<true>(ref, dis, bpc, q);
+#endif
+  return vif_detail::run<false>(ref, dis, bpc, q);
+}
+
 }  // namespace vqm::cpu
