@@ -330,22 +330,45 @@ VQM_CPU_AVX2 inline __m256i mulhi_round(__m256i a, __m256i b) noexcept {
   return _mm256_blend_epi32(e, o, 0xaa);
 }
 
-// LOG (§9) of 4 integer-valued doubles in [2^17, 2^53), as 4 int64 lanes (the −2048·1038 is left out).
-VQM_CPU_AVX2 inline __m256i log4(__m256d x, const std::uint32_t* t) noexcept {
-  const __m256i b = _mm256_castpd_si256(x);
-  const __m256i idx = _mm256_and_si256(_mm256_srli_epi64(b, 37), _mm256_set1_epi64x(0x7fff));
-  const __m256i tv = _mm256_cvtepu32_epi64(_mm256_i64gather_epi32(reinterpret_cast<const int*>(t), idx, 4));
-  return _mm256_add_epi64(tv, _mm256_slli_epi64(_mm256_srli_epi64(b, 52), 11));
-}
-
 VQM_CPU_AVX2 inline __m256d barrier(__m256d v) noexcept {
   asm("" : "+x"(v));
   return v;
 }
 
+// The low dwords of the 64-bit lanes of a (lanes 0..3) and b (lanes 4..7).
+VQM_CPU_AVX2 inline __m256i pack_lo32(__m256i a, __m256i b) noexcept {
+  const __m256i perm = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  return _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(a, perm), _mm256_permutevar8x32_epi32(b, perm), 0x20);
+}
+
+// LOG (§9) of 8 integer-valued doubles in [2^17, 2^53) (lanes 0..3 in a, 4..7 in b), as int32 lanes less
+// 2048·1038: the biased exponent e gives the bit length e − 1022, and bits 37..51 the top 16 bits below
+// the leading one (index into T[32768..]).
+VQM_CPU_AVX2 inline __m256i log8_pd(__m256d a, __m256d b, const std::uint32_t* t) noexcept {
+  const __m256i ba = _mm256_castpd_si256(a), bb = _mm256_castpd_si256(b);
+  const __m256i idx = _mm256_and_si256(pack_lo32(_mm256_srli_epi64(ba, 37), _mm256_srli_epi64(bb, 37)),
+                                       _mm256_set1_epi32(0x7fff));
+  const __m256i e = _mm256_and_si256(pack_lo32(_mm256_srli_epi64(ba, 52), _mm256_srli_epi64(bb, 52)),
+                                     _mm256_set1_epi32(0x7ff));
+  return _mm256_add_epi32(_mm256_i32gather_epi32(reinterpret_cast<const int*>(t), idx, 4), _mm256_slli_epi32(e, 11));
+}
+
+// LOG (§9) of 8 int32 lanes in [2^17, 2^31), exactly: the bit length from the binary32 conversion of v with
+// its low 8 bits cleared (at most 23 significant bits, so exact), the top 16 bits by a variable shift.
+VQM_CPU_AVX2 inline __m256i log8_epi32(__m256i v, const std::uint32_t* t) noexcept {
+  const __m256i fb = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_andnot_si256(_mm256_set1_epi32(0xff), v)));
+  const __m256i k = _mm256_sub_epi32(_mm256_srli_epi32(fb, 23), _mm256_set1_epi32(127 + 15));  // L − 16
+  const __m256i idx = _mm256_and_si256(_mm256_srlv_epi32(v, k), _mm256_set1_epi32(0x7fff));
+  return _mm256_add_epi32(_mm256_i32gather_epi32(reinterpret_cast<const int*>(t), idx, 4), _mm256_slli_epi32(k, 11));
+}
+
+VQM_CPU_AVX2 inline __m128i half_of(__m256i v, int half) noexcept {
+  return half ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+}
+
 struct acc_avx2 {
-  __m256i nl, dl, nn;  // int64 lanes
-  __m256i dn;          // int32 lanes (counts)
+  __m256i nl, dl, dn;  // int32 lanes, flushed every few thousand columns
+  __m256i nn;          // int64 lanes
 };
 
 // §7.3 + §8 for 8 positions; `valid` marks the lanes inside the row.
@@ -364,42 +387,54 @@ VQM_CPU_AVX2 inline void pixels_avx2(__m256i mu1, __m256i mu2, __m256i xx, __m25
   acc.nn = _mm256_add_epi64(acc.nn, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(s2n, 1)));
   acc.dn = _mm256_sub_epi32(acc.dn, non_log);
   if (_mm256_testz_si256(is_log, is_log)) return;
-  const __m256i num_mask32 =
-      _mm256_and_si256(is_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
   const std::uint32_t* t = log_table32();
-  const __m256d nsq = _mm256_set1_pd(131072.0);
+  // den_log += LOG(NSQ + s1) − 17·2048; LOG = T + 2048·(L − 16)
+  const __m256i den = _mm256_sub_epi32(log8_epi32(_mm256_add_epi32(s1, _mm256_set1_epi32(131072)), t),
+                                       _mm256_set1_epi32(17 * 2048));
+  acc.dl = _mm256_add_epi32(acc.dl, _mm256_and_si256(den, is_log));
+  const __m256i num = _mm256_and_si256(is_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
+  if (_mm256_testz_si256(num, num)) return;
+  const __m256d nsq = _mm256_set1_pd(131072.0), eps = _mm256_set1_pd(tables::vif_eps);
+  __m256d n1[2], n1t[2];
   for (int half = 0; half < 2; ++half) {
-    const __m128i s1h = half ? _mm256_extracti128_si256(s1, 1) : _mm256_castsi256_si128(s1);
-    const __m128i lm = half ? _mm256_extracti128_si256(is_log, 1) : _mm256_castsi256_si128(is_log);
-    const __m128i nm = half ? _mm256_extracti128_si256(num_mask32, 1) : _mm256_castsi256_si128(num_mask32);
-    if (_mm_testz_si128(lm, lm)) continue;
-    const __m256d d1 = _mm256_cvtepi32_pd(s1h);
-    // den_log += LOG(NSQ + s1) − 17·2048
-    const __m256i den = _mm256_sub_epi64(log4(_mm256_add_pd(d1, nsq), t), _mm256_set1_epi64x(2048 * (1038 + 17)));
-    acc.dl = _mm256_add_epi64(acc.dl, _mm256_and_si256(den, _mm256_cvtepi32_epi64(lm)));
-    if (_mm_testz_si128(nm, nm)) continue;
-    const __m256d d2 =
-        _mm256_cvtepi32_pd(half ? _mm256_extracti128_si256(s2, 1) : _mm256_castsi256_si128(s2));
-    const __m256d d12 =
-        _mm256_cvtepi32_pd(half ? _mm256_extracti128_si256(s12, 1) : _mm256_castsi256_si128(s12));
-    __m256d g = _mm256_div_pd(d12, barrier(_mm256_add_pd(d1, _mm256_set1_pd(tables::vif_eps))));
+    const __m256d d1 = _mm256_cvtepi32_pd(half_of(s1, half)), d2 = _mm256_cvtepi32_pd(half_of(s2, half)),
+                  d12 = _mm256_cvtepi32_pd(half_of(s12, half));
+    __m256d g = _mm256_div_pd(d12, barrier(_mm256_add_pd(d1, eps)));
     const __m256d sv = _mm256_max_pd(
         _mm256_round_pd(barrier(_mm256_sub_pd(d2, barrier(_mm256_mul_pd(g, d12)))), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
         _mm256_setzero_pd());
     g = _mm256_min_pd(g, limit);  // g < limit ? g : limit
-    const __m256d n1 = _mm256_add_pd(sv, nsq);
-    const __m256d n1t = _mm256_add_pd(
+    n1[half] = _mm256_add_pd(sv, nsq);
+    n1t[half] = _mm256_add_pd(
         _mm256_round_pd(barrier(_mm256_mul_pd(barrier(_mm256_mul_pd(g, g)), d1)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
-        n1);
-    acc.nl = _mm256_add_epi64(acc.nl, _mm256_and_si256(_mm256_sub_epi64(log4(n1t, t), log4(n1, t)),
-                                                       _mm256_cvtepi32_epi64(nm)));
+        n1[half]);
   }
+  const __m256i dnum = _mm256_sub_epi32(log8_pd(n1t[0], n1t[1], t), log8_pd(n1[0], n1[1], t));
+  acc.nl = _mm256_add_epi32(acc.nl, _mm256_and_si256(dnum, num));
+}
+
+// Adds the lanes of an accumulator set to `out` and clears it.
+VQM_CPU_AVX2 inline void flush(acc_avx2& acc, sums& out) noexcept {
+  alignas(32) std::int32_t d[3][8];
+  alignas(32) std::int64_t n[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(d[0]), acc.nl);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(d[1]), acc.dl);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(d[2]), acc.dn);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(n), acc.nn);
+  for (int i = 0; i < 8; ++i) {
+    out.nl += d[0][i];
+    out.dl += d[1][i];
+    out.dn += d[2][i];
+  }
+  out.nn += n[0] + n[1] + n[2] + n[3];
+  acc = acc_avx2{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
 }
 
 // §7.2 + §8 for one padded line set, 8 columns at a time; symmetric taps.
 VQM_CPU_AVX2 inline void horizontal_avx2(const line_set& L, const std::uint32_t* taps, int H, int w, double limit,
                                          sums& out) noexcept {
   acc_avx2 acc{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+  int since_flush = 0;
   const __m256d lim = _mm256_set1_pd(limit);
   const __m256i r16 = _mm256_set1_epi32(32768);
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -417,19 +452,12 @@ VQM_CPU_AVX2 inline void horizontal_avx2(const line_set& L, const std::uint32_t*
     const __m256i xy = _mm256_add_epi32(s[6], _mm256_srli_epi32(_mm256_add_epi32(s[7], r16), 16));
     const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(w - j), lane);
     pixels_avx2(s[0], s[1], xx, yy, xy, valid, lim, acc);
+    if (++since_flush == 1024) {  // int32 lanes: at most 2^17 per position and step
+      flush(acc, out);
+      since_flush = 0;
+    }
   }
-  alignas(32) std::int64_t a[3][4];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(a[0]), acc.nl);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(a[1]), acc.dl);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(a[2]), acc.nn);
-  out.nl += a[0][0] + a[0][1] + a[0][2] + a[0][3];
-  out.dl += a[1][0] + a[1][1] + a[1][2] + a[1][3];
-  out.nn += a[2][0] + a[2][1] + a[2][2] + a[2][3];
-  alignas(32) std::int32_t d[8];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(d), acc.dn);
-  std::int64_t dn = 0;
-  for (int i = 0; i < 8; ++i) dn += d[i];
-  out.dn += dn;
+  flush(acc, out);
 }
 
 template <class T>
