@@ -246,6 +246,14 @@ TEST(VmafModel, BuiltinModelFacts) {
   EXPECT_EQ(n[20], "x_0020");
   EXPECT_EQ(n[21], "x_bagging");
   EXPECT_EQ(n[24], "x_ci_p95_hi");
+  EXPECT_EQ(vqm::vmaf::load_model("vmaf_4k_v0.6.1").source(), "vmaf_4k_v0.6.1");
+  const std::string knots = cli_dir() + "/custom_knots.json";
+  EXPECT_EQ(vqm::vmaf::load_model(knots).source(), knots);
+  EXPECT_TRUE(vqm::vmaf::load_model(knots).main().transform().enabled);
+  EXPECT_FALSE(vqm::vmaf::load_model("path=" + knots + ":disable_clip").main().clip().has_value());
+  EXPECT_FALSE(vqm::vmaf::builtin_model("vmaf_v0.6.1").main().transform().enabled);
+  EXPECT_TRUE(vqm::vmaf::load_model("version=vmaf_v0.6.1:enable_transform=true").main().transform().enabled);
+  EXPECT_FALSE(vqm::vmaf::load_model("version=vmaf_4k_v0.6.1:enable_transform").main().transform().enabled);  // none in file
   const model o = vqm::vmaf::load_model("version=vmaf_v0.6.1:motion.motion_fps_weight=1.23456789:adm.debug=true");
   EXPECT_EQ(printed_key(o.features()[1]), "integer_motion2_mfw_1.23457");
   EXPECT_EQ(o.features()[0].options.items().at(0).second, "true");

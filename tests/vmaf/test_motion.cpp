@@ -65,7 +65,9 @@ series run_motion(const std::vector<vqm::picture>& frames, const vqm::option_map
 std::size_t compare(const series& mine, const std::map<std::string, std::vector<double>>& want, const std::string& what,
                     bool exact_names = true) {
   std::size_t n = 0;
-  if (exact_names) EXPECT_EQ(mine.size(), want.size()) << what;
+  if (exact_names) {
+    EXPECT_EQ(mine.size(), want.size()) << what;
+  }
   for (const auto& [name, vals] : mine) {
     const auto it = want.find(name);
     if (it == want.end()) {

@@ -207,7 +207,7 @@ class parser {
   std::uint32_t parse_hex4() {
     if (s_.size() - pos_ < 4) fail("truncated \\u escape");
     std::uint32_t u = 0;
-    for (int i = 0; i < 4; ++i) {
+    for (std::size_t i = 0; i < 4; ++i) {
       const int h = hex(s_[pos_ + i]);
       if (h < 0) fail("bad \\u escape");
       u = u * 16 + static_cast<std::uint32_t>(h);
@@ -249,7 +249,7 @@ class parser {
       fail("invalid UTF-8");
     }
     if (s_.size() - pos_ <= static_cast<std::size_t>(n)) fail("invalid UTF-8");
-    for (int i = 1; i <= n; ++i) {
+    for (std::size_t i = 1; i <= static_cast<std::size_t>(n); ++i) {
       const auto b = static_cast<unsigned char>(s_[pos_ + i]);
       if ((b & 0xC0u) != 0x80u) fail("invalid UTF-8");
       cp = (cp << 6) | (b & 0x3Fu);

@@ -17,7 +17,8 @@ namespace vqm::vmaf {
 
 class svm {
  public:
-  static constexpr std::size_t max_index = 4096;  // a sane bound on libsvm feature indices
+  // libvmaf models have at most 64 features; a larger index is rejected (it also bounds the dense rows).
+  static constexpr std::size_t max_index = 64;
 
   // `where` names the model in error messages.
   [[nodiscard]] static svm parse(std::string_view text, const std::string& where) {
