@@ -14,6 +14,7 @@
 #include "run.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/io/open.hpp"
+#include "vqm/vmaf/builtin_models.hpp"
 #include "writers.hpp"
 #ifndef VQM_HAVE_VULKAN
 #define VQM_HAVE_VULKAN 0
@@ -30,13 +31,19 @@ struct options {
   std::string reference, distorted, output;
   unsigned width = 0, height = 0, bitdepth = 0;
   std::string pixel_format;
-  std::vector<std::string> features;
+  std::vector<std::string> features, models;
   bool json = false, csv = false, xml = false, quiet = false, list_gpu = false, no_prediction = false;
   unsigned threads = 1;
   std::size_t frame_cnt = 0, subsample = 1;
   std::string backend = "cpu", precision = "legacy", compat_mode = "none";
   int gpu_id = -1;
 };
+
+std::string builtin_model_list() {
+  std::string s;
+  for (auto v : vmaf::builtin_versions()) s += (s.empty() ? "" : ", ") + std::string(v);
+  return s;
+}
 
 [[noreturn]] void fail_without_vulkan() {
   throw error(errc::backend_unavailable, "this vqm was built without the Vulkan backend; use --backend cpu");
@@ -91,6 +98,10 @@ int run_main(const options& o, CLI::App& app) {
 
   cli::run_config cfg;
   for (const auto& f : o.features) cfg.features.push_back(cli::parse_feature(f));
+  // libvmaf's default: vmaf_v0.6.1 unless --no_prediction or a --model is given.
+  if (o.models.empty() && !o.no_prediction) cfg.models.push_back(vmaf::builtin_model("vmaf_v0.6.1"));
+  if (!o.no_prediction)
+    for (const auto& m : o.models) cfg.models.push_back(vmaf::load_model(m));
   cfg.mode = o.compat_mode == "libvmaf" ? compat::libvmaf : compat::none;
   cfg.frame_cnt = o.frame_cnt;
   cfg.subsample = o.subsample ? o.subsample : 1;
@@ -175,10 +186,10 @@ int run_main(const options& o, CLI::App& app) {
 
 int main(int argc, char** argv) {
   options o;
-  CLI::App app{"vqm " VQM_VERSION_STRING " — video quality metrics with libvmaf's numbers (PSNR, SSIM, MS-SSIM, PSNR-HVS)",
+  CLI::App app{"vqm " VQM_VERSION_STRING " — video quality metrics with libvmaf's numbers (VMAF, PSNR, SSIM, MS-SSIM, PSNR-HVS)",
                "vqm"};
   app.set_help_flag("--help", "Print this help and exit");  // -h is the height, as in libvmaf
-  app.set_version_flag("--version", std::string("vqm ") + VQM_VERSION_STRING + " (libvmaf 3.x compatible output)");
+  app.set_version_flag("-v,--version", std::string("vqm ") + VQM_VERSION_STRING + " (libvmaf 3.x compatible output)");
   app.add_option("-r,--reference", o.reference, "Reference video (.y4m, or raw .yuv with -w -h -p -b)");
   app.add_option("-d,--distorted", o.distorted, "Distorted video (.y4m, or raw .yuv with -w -h -p -b)");
   app.add_option("-w,--width", o.width, "Raw input: width in samples");
@@ -187,9 +198,14 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"420", "422", "444", "400"}));
   app.add_option("-b,--bitdepth", o.bitdepth, "Raw input: bits per sample: 8, 10, 12 or 16")
       ->check(CLI::IsMember({8u, 10u, 12u, 16u}));
+  app.add_option("-m,--model", o.models,
+                 "VMAF model: version=NAME (built in: " + builtin_model_list() +
+                     ") or path=FILE.json, with :name=N, :enable_transform, :disable_clip, :EXTRACTOR.OPTION=VALUE "
+                     "(repeatable; default: version=vmaf_v0.6.1 unless --no_prediction)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1);
   app.add_option("--feature", o.features,
-                 "Metric NAME[=key=value:key=value]: psnr, float_psnr, float_ssim, float_ms_ssim, psnr_hvs "
-                 "(repeatable; default: all that support the input)")
+                 "Extra metric NAME[=key=value:key=value]: " + metric_name_list() + " (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
   auto* json = app.add_flag("--json", o.json, "Write JSON");
@@ -202,7 +218,7 @@ int main(int argc, char** argv) {
   app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)");
   app.add_option("--subsample", o.subsample, "Measure and report only frames with index % N == 0");
   app.add_flag("-q,--quiet", o.quiet, "No progress line or notes on stderr (the summary without -o still prints)");
-  app.add_flag("--no_prediction", o.no_prediction, "Accepted for libvmaf compatibility (vqm has no VMAF model)");
+  app.add_flag("-n,--no_prediction", o.no_prediction, "No VMAF model: compute the --feature metrics only");
   app.add_option("--backend", o.backend, "cpu (default), vulkan or auto")
       ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
   app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (see --list-gpu)");

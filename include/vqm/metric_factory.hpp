@@ -46,6 +46,8 @@ template <Backend B>
     const auto o = A::options::parse(opt);
     bool temporal = false;
     if constexpr (requires { A::temporal(o); }) temporal = A::temporal(o);
+    // A metric with end-of-stream series (motion2/3) needs every frame, reported or not.
+    if constexpr (requires(const A& a) { a.finish(); }) temporal = true;
     if constexpr (E::template runs_on<B>) {
       out.emplace(typename E::template metric<B>(f, o, c), temporal);
     } else {

@@ -8,11 +8,14 @@
 #include <array>
 #include <string_view>
 
+#include "vqm/metrics/adm.hpp"
 #include "vqm/metrics/float_psnr.hpp"
+#include "vqm/metrics/motion.hpp"
 #include "vqm/metrics/ms_ssim.hpp"
 #include "vqm/metrics/psnr.hpp"
 #include "vqm/metrics/psnr_hvs.hpp"
 #include "vqm/metrics/ssim.hpp"
+#include "vqm/metrics/vif.hpp"
 
 // X(Metric template, algorithm class, kernel concept)
 #define VQM_METRIC_REGISTRY(X)                     \
@@ -20,7 +23,10 @@
   X(FloatPsnr, float_psnr_algorithm, FloatSseKernel) \
   X(Ssim, ssim_algorithm, SsimKernel)              \
   X(MsSsim, ms_ssim_algorithm, MsSsimKernel)       \
-  X(PsnrHvs, psnr_hvs_algorithm, PsnrHvsKernel)
+  X(PsnrHvs, psnr_hvs_algorithm, PsnrHvsKernel)    \
+  X(Adm, adm_algorithm, AdmKernel)                 \
+  X(Motion, motion_algorithm, MotionKernel)        \
+  X(Vif, vif_algorithm, VifKernel)
 
 namespace vqm::registry {
 

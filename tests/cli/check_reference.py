@@ -2,14 +2,18 @@
 """Runs the vqm CLI on every reference pair and compares every per-frame value with libvmaf's.
 
 usage: check_reference.py VQM FIXTURE_DIR REFERENCE_DIR [--backend cpu|vulkan] [--only SUBSTRING]
+                          [--runs PREFIX,PREFIX...]
 
-Each feature run recorded in REFERENCE_DIR/<pair>.json (status "ok") is repeated with
-`--precision max --compat libvmaf --json`, and the doubles are compared exactly; runs libvmaf rejected
-must fail. Prints the max |difference| per output name and exits 1 on any mismatch.
+Each run recorded in REFERENCE_DIR/<pair>.json (status "ok") is repeated with its libvmaf arguments
+plus `--precision max --compat libvmaf --json` (feature runs with `--no_prediction`, as libvmaf's
+references were made), and the doubles are compared exactly: per frame, pooled (when recorded) and the
+order of the series; runs libvmaf rejected must fail. --runs keeps the runs whose key starts with one of
+the prefixes (default: all). Prints the max |difference| per output name and exits 1 on any mismatch.
 """
 import json
 import math
 import os
+import shlex
 import subprocess
 import sys
 
@@ -38,6 +42,11 @@ def main():
         i = args.index("--only")
         only = args[i + 1]
         del args[i:i + 2]
+    prefixes = None
+    if "--runs" in args:
+        i = args.index("--runs")
+        prefixes = args[i + 1].split(",")
+        del args[i:i + 2]
     vqm, fixtures, refdir = args
     pairs = [l.split() for l in open(os.path.join(fixtures, "pairs.txt")) if l.strip()]
     worst = {}
@@ -52,8 +61,12 @@ def main():
         for key, run in data["features"].items():
             if "cli_args" not in run:
                 continue
-            feature = run["cli_args"].split(" ", 1)[1]
-            cmd = [vqm, "-r", os.path.join(fixtures, ref), "-d", os.path.join(fixtures, dis), "--feature", feature,
+            if prefixes is not None and not any(key.startswith(p) for p in prefixes):
+                continue
+            extra = shlex.split(run["cli_args"])
+            if not any(a.startswith("--model") for a in extra):
+                extra.append("--no_prediction")
+            cmd = [vqm, "-r", os.path.join(fixtures, ref), "-d", os.path.join(fixtures, dis), *extra,
                    "--backend", backend, "--precision", "max", "--compat", "libvmaf", "--json", "-o", "-", "-q"]
             p = subprocess.run(cmd, capture_output=True, text=True)
             runs += 1
@@ -67,6 +80,19 @@ def main():
                 bad += 1
                 continue
             out = json.loads(p.stdout, parse_int=float)  # "-0" keeps its sign
+            if "pooled" in run:
+                want_order = list(run["metrics"].keys())
+                got_order = list(out["frames"][0]["metrics"].keys()) if out["frames"] else []
+                if got_order != want_order:
+                    bad += 1
+                    print(f"MISMATCH {name} {key}: series order {got_order} != libvmaf's {want_order}")
+                for metric, stats in run["pooled"].items():
+                    for stat, want in stats.items():
+                        got = out["pooled_metrics"].get(metric, {}).get(stat, "missing")
+                        values += 1
+                        if got == "missing" or not same(got, value(want)):
+                            bad += 1
+                            print(f"MISMATCH {name} {key} pooled {metric} {stat}: libvmaf {want!r} vqm {got!r}")
             for metric, series in run["metrics"].items():
                 for i, want in enumerate(series):
                     want = value(want)

@@ -2,14 +2,18 @@
 // kernel entry points its metric's concept names. Adding a metric to the Cpu backend adds its engine here.
 #pragma once
 
+#include "vqm/cpu/engines/adm.hpp"
 #include "vqm/cpu/engines/float_psnr.hpp"
+#include "vqm/cpu/engines/motion.hpp"
 #include "vqm/cpu/engines/ms_ssim.hpp"
 #include "vqm/cpu/engines/psnr.hpp"
 #include "vqm/cpu/engines/psnr_hvs.hpp"
 #include "vqm/cpu/engines/ssim.hpp"
+#include "vqm/cpu/engines/vif.hpp"
 
 namespace vqm::cpu {
 
-struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine {};
+struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine, adm_engine, motion_engine,
+                 vif_engine {};
 
 }  // namespace vqm::cpu

@@ -1,0 +1,168 @@
+// session<B>: one run as libvmaf's `vmaf` tool does it — the features the models need (in libvmaf's
+// registration order, shared where identical) and the extra features, frames in flight on a backend,
+// end-of-stream series (integer_motion2/3), then every model's predictions — collected into a table.
+//
+//   vqm::session<vqm::Cpu> s(cpu, ref.format(), {.models = {vqm::vmaf::builtin_model("vmaf_v0.6.1")}});
+//   for (...) s.push(ref_picture, dis_picture);     // views valid until depth() later frames are pushed
+//   const vqm::score_table t = s.finish();          // t.column("vmaf"), t.names, t.rows ...
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vqm/metric_set.hpp"
+#include "vqm/scorer.hpp"
+#include "vqm/vmaf/model.hpp"
+
+namespace vqm {
+
+// Per-frame series of the reported frames, in libvmaf's output order, plus aggregates.
+struct score_table {
+  std::vector<std::string> names;
+  std::vector<std::size_t> frames;        // indices of the reported frames (--subsample keeps i % S == 0)
+  std::vector<std::vector<double>> rows;  // rows[r][k]: frame frames[r], series names[k]
+  std::vector<std::pair<std::string, double>> aggregate;
+  std::size_t frames_pushed = 0;  // every frame, reported or not
+
+  [[nodiscard]] std::optional<std::size_t> find(std::string_view name) const {
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (names[k] == name) return k;
+    return std::nullopt;
+  }
+  [[nodiscard]] std::vector<double> column(std::size_t k) const {
+    std::vector<double> v;
+    v.reserve(rows.size());
+    for (const auto& r : rows) v.push_back(r[k]);
+    return v;
+  }
+  [[nodiscard]] std::vector<double> column(std::string_view name) const {
+    const auto k = find(name);
+    if (!k) throw error(errc::invalid_argument, "no series named '" + std::string(name) + "'");
+    return column(*k);
+  }
+};
+
+struct session_config {
+  std::vector<vmaf::model> models;        // each writes its name() series (and a collection's extras)
+  std::vector<feature_request> features;  // extra features (--feature), after the models' own
+  compat mode = compat::none;
+  std::size_t depth = 1;      // frames in flight
+  std::size_t subsample = 1;  // report frames with index % subsample == 0 (temporal metrics see all)
+};
+
+// The feature requests of `models` then `features`, in libvmaf's registration order.
+[[nodiscard]] inline std::vector<feature_request> feature_requests(const session_config& c) {
+  std::vector<feature_request> out;
+  for (const auto& m : c.models) {
+    for (const auto& f : m.features()) out.push_back({f.extractor, f.options});
+    for (const auto& member : m.members())
+      for (const auto& f : member.features()) out.push_back({f.extractor, f.options});
+  }
+  out.insert(out.end(), c.features.begin(), c.features.end());
+  return out;
+}
+
+template <Backend B>
+class session {
+ public:
+  session(B& backend, const picture_format& f, session_config c)
+      : cfg_(std::move(c)),
+        scorer_(backend, make_metrics<B>(feature_requests(cfg_), f, cfg_.mode), cfg_.mode, cfg_.depth) {
+    if (cfg_.subsample == 0) cfg_.subsample = 1;
+    for (std::size_t i = 0; i < cfg_.models.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (cfg_.models[i].name() == cfg_.models[j].name())
+          throw error(errc::invalid_argument, "two VMAF models are both named '" + cfg_.models[i].name() +
+                                                  "' (give each its own name=)");
+  }
+
+  [[nodiscard]] std::size_t depth() const noexcept { return scorer_.depth(); }
+  // The per-frame outputs of the features (before end-of-stream series and predictions).
+  [[nodiscard]] const std::vector<std::string>& feature_names() const noexcept { return scorer_.names(); }
+  [[nodiscard]] std::size_t frames_pushed() const noexcept { return pushed_; }
+
+  // Records one frame pair. The views must stay valid until depth() more frames have been pushed or
+  // finish() has returned.
+  void push(const picture_view& ref, const picture_view& dis) {
+    const bool measure = pushed_ % cfg_.subsample == 0;
+    ++pushed_;
+    if (auto r = scorer_.push(ref, dis, measure)) take(std::move(*r));
+  }
+
+  // Waits for every frame in flight (also after an error, so the caller's pictures may go away).
+  void drain() {
+    while (auto r = scorer_.pop()) take(std::move(*r));
+  }
+
+  // Drains, then appends end-of-stream series and predictions. Call once.
+  [[nodiscard]] score_table finish() {
+    drain();
+    score_table t;
+    t.names = scorer_.names();
+    t.frames_pushed = pushed_;
+    for (auto& r : done_) {
+      t.frames.push_back(r.index);
+      t.rows.push_back(std::move(r.values));
+    }
+    for (auto& [name, series] : scorer_.finish()) {
+      t.names.push_back(name);
+      for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r].push_back(series.at(t.frames[r]));
+    }
+    predict(t);
+    t.aggregate = scorer_.aggregate();
+    return t;
+  }
+
+ private:
+  void take(frame_result&& r) {
+    if (r.measured) done_.push_back(std::move(r));
+  }
+
+  // libvmaf's order (SPEC-vmaf B.7): every model's main series, then each collection's extras.
+  void predict(score_table& t) const {
+    std::vector<std::vector<std::size_t>> inputs;
+    for (const auto& m : cfg_.models) {
+      std::vector<std::size_t> cols;
+      for (const auto& f : m.features()) {
+        const auto name = vmaf::printed_name(f.name, feature_suffix(f.extractor, f.options));
+        const auto k = t.find(name);
+        if (!k) throw error(errc::invalid_argument, "VMAF model " + m.source() + ": feature " + name + " was not computed");
+        cols.push_back(*k);
+      }
+      inputs.push_back(std::move(cols));
+    }
+    std::vector<double> x;
+    for (std::size_t i = 0; i < cfg_.models.size(); ++i) {
+      t.names.push_back(cfg_.models[i].name());
+      for (auto& row : t.rows) {
+        x.clear();
+        for (auto k : inputs[i]) x.push_back(row[k]);
+        row.push_back(cfg_.models[i].predict(x));
+      }
+    }
+    for (std::size_t i = 0; i < cfg_.models.size(); ++i) {
+      const auto& m = cfg_.models[i];
+      if (!m.is_collection()) continue;
+      const auto out = m.output_names();
+      t.names.insert(t.names.end(), out.begin() + 1, out.end());
+      for (auto& row : t.rows) {
+        x.clear();
+        for (auto k : inputs[i]) x.push_back(row[k]);
+        const auto b = m.predict_bootstrap(x);
+        row.insert(row.end(), b.members.begin(), b.members.end());
+        row.insert(row.end(), {b.bagging, b.stddev, b.ci_p95_lo, b.ci_p95_hi});
+      }
+    }
+  }
+
+  session_config cfg_;
+  scorer<B> scorer_;
+  std::size_t pushed_ = 0;
+  std::vector<frame_result> done_;
+};
+
+}  // namespace vqm
