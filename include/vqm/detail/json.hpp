@@ -3,9 +3,14 @@
 // double; object members keep file order (libvmaf reads collections in key order).
 #pragma once
 
+#include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -15,6 +20,31 @@
 #include "vqm/error.hpp"
 
 namespace vqm::json {
+
+namespace detail {
+enum class number_status { ok, bad, out_of_range };
+
+// The nearest double to the whole of `t` (decimal text). std::from_chars where the standard library has
+// it for floating point (libstdc++ 11+); otherwise strtod on a copy ("C" locale number syntax assumed).
+[[nodiscard]] inline number_status to_double(std::string_view t, double& out) noexcept {
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), out);
+  if (r.ec == std::errc::result_out_of_range) return number_status::out_of_range;
+  return r.ec == std::errc{} && r.ptr == t.data() + t.size() ? number_status::ok : number_status::bad;
+#else
+  if (t.empty() || t.size() > 1000 || std::isspace(static_cast<unsigned char>(t.front()))) return number_status::bad;
+  char buf[1001];
+  std::memcpy(buf, t.data(), t.size());
+  buf[t.size()] = '\0';
+  char* end = nullptr;
+  errno = 0;
+  out = std::strtod(buf, &end);
+  if (end != buf + t.size()) return number_status::bad;
+  if (errno == ERANGE && (out == HUGE_VAL || out == -HUGE_VAL)) return number_status::out_of_range;
+  return number_status::ok;
+#endif
+}
+}  // namespace detail
 
 enum class kind : std::uint8_t { null, boolean, number, string, array, object };
 
@@ -333,9 +363,9 @@ class parser {
     }
     const std::string_view t = s_.substr(start, pos_ - start);
     double d = 0.0;
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), d);
-    if (r.ec == std::errc::result_out_of_range) fail_at(start, "number out of range");
-    if (r.ec != std::errc{} || r.ptr != t.data() + t.size()) fail_at(start, "bad number");
+    const auto st = detail::to_double(t, d);
+    if (st == detail::number_status::out_of_range) fail_at(start, "number out of range");
+    if (st != detail::number_status::ok) fail_at(start, "bad number");
     v.kind_ = kind::number;
     v.number_ = d;
     v.text_.assign(t);

@@ -2,6 +2,7 @@
 // steps 2-3), in libsvm's exact order of double operations.
 #pragma once
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <system_error>
 #include <vector>
 
+#include "vqm/detail/json.hpp"
 #include "vqm/error.hpp"
 
 namespace vqm::vmaf {
@@ -149,9 +151,8 @@ class svm {
   // libsvm/strtod-like number: optional leading '+', then what from_chars reads (nearest double).
   [[nodiscard]] static bool to_double(std::string_view s, double& out) noexcept {
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-    if (s.empty() || s.front() == '+') return false;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-    return r.ec == std::errc{} && r.ptr == s.data() + s.size();
+    if (s.empty() || s.front() == '+' || std::isspace(static_cast<unsigned char>(s.front()))) return false;
+    return json::detail::to_double(s, out) == json::detail::number_status::ok;
   }
 
  private:
