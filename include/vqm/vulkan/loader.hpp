@@ -6,9 +6,10 @@
 // which also skips the loader's trampoline for device functions.
 #pragma once
 
-#ifndef VK_NO_PROTOTYPES
-#define VK_NO_PROTOTYPES
-#endif
+// VK_NO_PROTOTYPES is left to the includer: vqm never calls a prototype (every call goes through
+// `dispatch`), so declaring them links nothing, and defining the macro here would hide them from the
+// includer's own code for good (<vulkan/vulkan.h> is include-guarded). Both ways are tested
+// (tests/package/consumer/vulkan*.cpp).
 #include <vulkan/vulkan.h>
 
 #include <dlfcn.h>
