@@ -74,8 +74,32 @@ struct workspace {
   bool has_carry = false;
   std::vector<std::uint32_t> dline;                        // downsampling line (padded)
   std::vector<std::uint16_t> stale_r, stale_d;             // one-row rule: the rows at ±1
-  std::vector<std::uint32_t> hz;                           // baseline: 5 horizontal outputs
+  std::vector<std::int16_t> cache16, lines16;              // AVX2 path: the same, as int16 (v − 32768)
 };
+
+// A filter as pairs of taps for pmaddwd: taps (a, b) at positions (o, o + 1), each below 2^15. The last
+// tap of an odd-length kernel gets a zero partner; F3's centre tap (43728) is split in two halves.
+struct tap_pairs {
+  int n = 0;
+  std::array<int, 9> off{};
+  std::array<std::int32_t, 9> coef{};  // (b << 16) | a
+};
+[[nodiscard]] inline tap_pairs pairs_of(int s) noexcept {
+  const auto f = tables::vif_filter_of(s);
+  tap_pairs p;
+  auto add = [&p](int o, std::uint32_t a, std::uint32_t b) {
+    p.off[static_cast<std::size_t>(p.n)] = o;
+    p.coef[static_cast<std::size_t>(p.n)] = static_cast<std::int32_t>((b << 16) | a);
+    ++p.n;
+  };
+  if (s == 3) {
+    add(0, f.taps[0], f.taps[1] / 2);
+    add(1, f.taps[1] - f.taps[1] / 2, f.taps[2]);
+    return p;
+  }
+  for (int k = 0; k <= 2 * f.half; k += 2) add(k, f.taps[k], k + 1 <= 2 * f.half ? f.taps[k + 1] : 0);
+  return p;
+}
 
 // The scale-s image: the input plane at s = 0, a uint16 buffer above.
 struct source {
@@ -498,6 +522,156 @@ VQM_CPU_AVX2 inline void down_horizontal_avx2(const std::uint32_t* line, const s
   if (o < ow) down_horizontal_base(line, taps, H, o, ow, out);
 }
 
+
+// ---- AVX2 statistics with pmaddwd: every quantity is stored as int16 v − 32768 (v in [0, 65535]), so
+// Σ c·(v − 32768) = Σ c·v − 2^31 (the taps sum to 2^16) and the true sum is that plus 2^31, mod 2^32.
+
+VQM_CPU_AVX2 inline void put16(std::int16_t* base, std::size_t at, __m256i v) noexcept {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(base + at), v);
+}
+
+// Cache of one source row (16 columns at a time; `n` rounded up, the row read through a padded copy at
+// the tail): x, y and the squares (8-bit scale 0: x², y², xy < 2^16; Split: their high and low halves).
+template <class T, bool Split>
+VQM_CPU_AVX2 inline void squares16_avx2(const T* x, const T* y, int n, std::int16_t* out, std::size_t cs) noexcept {
+  const __m256i flip = _mm256_set1_epi16(static_cast<short>(0x8000));
+  alignas(32) T tx[16], ty[16];
+  for (int j = 0; j < n; j += 16) {
+    const T* px = x + j;
+    const T* py = y + j;
+    if (j + 16 > n) {
+      std::memset(tx, 0, sizeof tx);
+      std::memset(ty, 0, sizeof ty);
+      std::memcpy(tx, px, static_cast<std::size_t>(n - j) * sizeof(T));
+      std::memcpy(ty, py, static_cast<std::size_t>(n - j) * sizeof(T));
+      px = tx;
+      py = ty;
+    }
+    __m256i a, b;
+    if constexpr (sizeof(T) == 1) {
+      a = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(px)));
+      b = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(py)));
+    } else {
+      a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(px));
+      b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(py));
+    }
+    put16(out, 0 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(a, flip));
+    put16(out, 1 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(b, flip));
+    if constexpr (Split) {
+      put16(out, 2 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mulhi_epu16(a, a), flip));
+      put16(out, 3 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mullo_epi16(a, a), flip));
+      put16(out, 4 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mulhi_epu16(b, b), flip));
+      put16(out, 5 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mullo_epi16(b, b), flip));
+      put16(out, 6 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mulhi_epu16(a, b), flip));
+      put16(out, 7 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mullo_epi16(a, b), flip));
+    } else {
+      put16(out, 2 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mullo_epi16(a, a), flip));
+      put16(out, 3 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mullo_epi16(b, b), flip));
+      put16(out, 4 * cs + static_cast<std::size_t>(j), _mm256_xor_si256(_mm256_mullo_epi16(a, b), flip));
+    }
+  }
+}
+
+// Σ over tap pairs of one cached quantity q at 16 columns, natural order: (cols 0..7, cols 8..15), true sums.
+VQM_CPU_AVX2 inline void vsum16(const std::int16_t* const* rows, const tap_pairs& tp, std::size_t qoff, int j,
+                                __m256i& lo8, __m256i& hi8) noexcept {
+  __m256i al = _mm256_setzero_si256(), ah = _mm256_setzero_si256();
+  for (int p = 0; p < tp.n; ++p) {
+    const int o = tp.off[static_cast<std::size_t>(p)];
+    const __m256i c = _mm256_set1_epi32(tp.coef[static_cast<std::size_t>(p)]);
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[o] + qoff + j));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[o + 1] + qoff + j));
+    al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), c));
+    ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), c));
+  }
+  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  al = _mm256_xor_si256(al, bias);
+  ah = _mm256_xor_si256(ah, bias);
+  lo8 = _mm256_permute2x128_si256(al, ah, 0x20);
+  hi8 = _mm256_permute2x128_si256(al, ah, 0x31);
+}
+
+// Two uint32 vectors (values < 2^16) of 8 columns each → 16 int16 (v − 32768), natural order.
+VQM_CPU_AVX2 inline void store16(std::int16_t* p, __m256i lo8, __m256i hi8) noexcept {
+  const __m256i off = _mm256_set1_epi32(32768);
+  const __m256i v = _mm256_packs_epi32(_mm256_sub_epi32(lo8, off), _mm256_sub_epi32(hi8, off));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute4x64_epi64(v, 0xd8));
+}
+
+// §7.1 for 16 columns at a time (w rounded up): rows[k] = cache slot of tap row k (k = 0..2H, plus one
+// spare for the zero partner); writes the 8 int16 lines at offset H.
+template <bool Split>
+VQM_CPU_AVX2 inline void vertical16_avx2(const std::int16_t* const* rows, std::size_t cs, const tap_pairs& tp,
+                                         const vparams& p, int w, std::int16_t* const* L) noexcept {
+  const __m256i rm = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_mean - 1)));
+  const __m128i shm = _mm_cvtsi32_si128(p.sh_mean);
+  const __m256i lo16 = _mm256_set1_epi32(0xffff);
+  for (int j = 0; j < w; j += 16) {
+    const std::size_t o = static_cast<std::size_t>(j + p.H);
+    __m256i a, b;
+    vsum16(rows, tp, 0 * cs, j, a, b);
+    store16(L[0] + o, _mm256_srl_epi32(_mm256_add_epi32(a, rm), shm), _mm256_srl_epi32(_mm256_add_epi32(b, rm), shm));
+    vsum16(rows, tp, 1 * cs, j, a, b);
+    store16(L[1] + o, _mm256_srl_epi32(_mm256_add_epi32(a, rm), shm), _mm256_srl_epi32(_mm256_add_epi32(b, rm), shm));
+    for (int q = 0; q < 3; ++q) {
+      __m256i v0, v1;
+      if constexpr (Split) {
+        __m256i h0, h1, l0, l1;
+        vsum16(rows, tp, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
+        vsum16(rows, tp, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
+        const __m128i sa = _mm_cvtsi32_si128(16 - p.sh_sq), sb = _mm_cvtsi32_si128(p.sh_sq);
+        const __m256i r = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_sq - 1)));
+        v0 = _mm256_add_epi32(_mm256_sll_epi32(h0, sa), _mm256_srl_epi32(_mm256_add_epi32(l0, r), sb));
+        v1 = _mm256_add_epi32(_mm256_sll_epi32(h1, sa), _mm256_srl_epi32(_mm256_add_epi32(l1, r), sb));
+      } else {
+        vsum16(rows, tp, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
+      }
+      store16(L[2 + 2 * q] + o, _mm256_srli_epi32(v0, 16), _mm256_srli_epi32(v1, 16));
+      store16(L[3 + 2 * q] + o, _mm256_and_si256(v0, lo16), _mm256_and_si256(v1, lo16));
+    }
+  }
+}
+
+// §7.2 + §8 for one row: 16 columns at a time, even and odd columns in separate lanes (pmaddwd reads the
+// pair (o, o+1) of output column j at j + o: loading at j0 + o gives the even columns, at j0 + o + 1 the
+// odd ones).
+VQM_CPU_AVX2 inline void horizontal16_avx2(const std::int16_t* const* L, const tap_pairs& tp, int w, double limit,
+                                           sums& out) noexcept {
+  acc_avx2 acc{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+  const __m256d lim = _mm256_set1_pd(limit);
+  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  const __m256i r16 = _mm256_set1_epi32(32768);
+  const __m256i twice = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+  int since_flush = 0;
+  for (int j = 0; j < w; j += 16) {
+    __m256i e[8], o[8];
+    for (int q = 0; q < 8; ++q) {
+      __m256i ae = _mm256_setzero_si256(), ao = _mm256_setzero_si256();
+      for (int p = 0; p < tp.n; ++p) {
+        const std::int16_t* src = L[q] + j + tp.off[static_cast<std::size_t>(p)];
+        const __m256i c = _mm256_set1_epi32(tp.coef[static_cast<std::size_t>(p)]);
+        ae = _mm256_add_epi32(ae, _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)), c));
+        ao = _mm256_add_epi32(ao, _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 1)), c));
+      }
+      e[q] = _mm256_xor_si256(ae, bias);
+      o[q] = _mm256_xor_si256(ao, bias);
+    }
+    for (int par = 0; par < 2; ++par) {
+      __m256i* v = par ? o : e;
+      const __m256i xx = _mm256_add_epi32(v[2], _mm256_srli_epi32(_mm256_add_epi32(v[3], r16), 16));
+      const __m256i yy = _mm256_add_epi32(v[4], _mm256_srli_epi32(_mm256_add_epi32(v[5], r16), 16));
+      const __m256i xy = _mm256_add_epi32(v[6], _mm256_srli_epi32(_mm256_add_epi32(v[7], r16), 16));
+      const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(w - j - par), twice);
+      pixels_avx2(v[0], v[1], xx, yy, xy, valid, lim, acc);
+    }
+    if (++since_flush == 512) {  // int32 lanes: at most 2^17 per position, two positions per step
+      flush(acc, out);
+      since_flush = 0;
+    }
+  }
+  flush(acc, out);
+}
+
 #pragma GCC diagnostic pop
 #endif
 
@@ -540,10 +714,92 @@ inline void downsample(const source& in, int s, unsigned bpc, std::vector<std::u
   }
 }
 
+
+#if VQM_CPU_X86
+// The AVX2 form of statistics(): the same rows and rules, int16 caches and lines.
+template <class T, bool Split>
+inline vif_scale_sums statistics_avx2(const source& X, const source& Y, int s, unsigned bpc, double limit,
+                                      const std::uint16_t* stale_r, const std::uint16_t* stale_d, workspace& ws) {
+  const auto f = tables::vif_filter_of(s);
+  const tap_pairs tp = pairs_of(s);
+  const int H = f.half, w = X.w, h = X.h, n = 2 * H + 1;
+  const vparams vp{f.taps, H, s == 0 ? static_cast<int>(bpc) : 16, s == 0 ? 2 * (static_cast<int>(bpc) - 8) : 16};
+  constexpr int nq = Split ? 8 : 5;
+  const int w16 = (w + 15) & ~15;
+  const std::size_t cs = static_cast<std::size_t>(w16 + slack);
+  const std::size_t ls = static_cast<std::size_t>(w16 + 2 * H + 2 * slack);
+  ws.lines16.assign(8 * ls, 0);
+  ws.cache16.assign(static_cast<std::size_t>(n) * nq * cs, 0);
+  ws.cache_row.assign(static_cast<std::size_t>(n), -1);
+  std::array<std::int16_t*, 8> L{};
+  for (int q = 0; q < 8; ++q) L[static_cast<std::size_t>(q)] = ws.lines16.data() + static_cast<std::size_t>(q) * ls;
+
+  std::vector<T> one_r, one_d;
+  if (h == 1) {
+    one_r.assign(static_cast<std::size_t>(w) + slack, 0);
+    one_d.assign(static_cast<std::size_t>(w) + slack, 0);
+    for (int j = 0; j < w && stale_r; ++j) {
+      one_r[static_cast<std::size_t>(j)] = static_cast<T>(stale_r[j]);
+      one_d[static_cast<std::size_t>(j)] = static_cast<T>(stale_d[j]);
+    }
+  }
+  auto src_row = [&](const source& S, const std::vector<T>& one, int r) -> const T* {
+    if (h >= 2) return row_of<T>(S, fold(r, h));
+    return r == 0 ? row_of<T>(S, 0) : one.data();
+  };
+  auto key_of = [&](int r) { return h >= 2 ? fold(r, h) : (r == 0 ? 0 : 1); };
+
+  std::array<const std::int16_t*, 18> rows{};
+  sums acc;
+  for (int i = 0; i < h; ++i) {
+    for (int k = 0; k < n; ++k) {
+      const int r = i - H + k;
+      const int key = key_of(r);
+      const auto slot = static_cast<std::size_t>(key % n);
+      std::int16_t* c = ws.cache16.data() + slot * nq * cs;
+      if (ws.cache_row[slot] != key) {
+        squares16_avx2<T, Split>(src_row(X, one_r, r), src_row(Y, one_d, r), w, c, cs);
+        ws.cache_row[slot] = key;
+      }
+      rows[static_cast<std::size_t>(k)] = c;
+    }
+    rows[static_cast<std::size_t>(n)] = rows[static_cast<std::size_t>(n - 1)];  // the zero-tap partner
+    vertical16_avx2<Split>(rows.data(), cs, tp, vp, w, L.data());
+    for (int q = 0; q < 8; ++q) {
+      std::int16_t* l = L[static_cast<std::size_t>(q)];
+      for (int p = 1; p <= H; ++p) {
+        if (w >= 2) {
+          l[H - p] = l[H + fold(-p, w)];
+          l[H + w - 1 + p] = l[H + fold(w - 1 + p, w)];
+        } else {
+          const std::uint32_t v = ws.has_carry ? ws.carry[static_cast<std::size_t>(q) * ws.carry.size() / 8 +
+                                                          static_cast<std::size_t>(ws.carry_half + p)]
+                                               : 0;
+          l[H - p] = static_cast<std::int16_t>(static_cast<int>(v) - 32768);
+          l[H + p] = l[H - p];
+        }
+      }
+    }
+    horizontal16_avx2(L.data(), tp, w, limit, acc);
+  }
+  const std::size_t used = static_cast<std::size_t>(w + 2 * H);
+  ws.carry.resize(8 * used);
+  for (int q = 0; q < 8; ++q)
+    for (std::size_t k = 0; k < used; ++k)
+      ws.carry[static_cast<std::size_t>(q) * used + k] = static_cast<std::uint32_t>(L[static_cast<std::size_t>(q)][k] + 32768);
+  ws.carry_half = H;
+  ws.has_carry = true;
+  return {acc.nl, acc.dl, acc.nn, acc.dn};
+}
+#endif
+
 // One scale's sums (§7, §8). `stale` is row 1 of the previous scale's image (one-row rule), or null.
 template <bool Avx2, class T, bool Split>
 inline vif_scale_sums statistics(const source& X, const source& Y, int s, unsigned bpc, double limit,
                                  const std::uint16_t* stale_r, const std::uint16_t* stale_d, workspace& ws) {
+#if VQM_CPU_X86
+  if constexpr (Avx2) return statistics_avx2<T, Split>(X, Y, s, bpc, limit, stale_r, stale_d, ws);
+#endif
   const auto f = tables::vif_filter_of(s);
   const int H = f.half, w = X.w, h = X.h, n = 2 * H + 1;
   const vparams vp{f.taps, H, s == 0 ? static_cast<int>(bpc) : 16, s == 0 ? 2 * (static_cast<int>(bpc) - 8) : 16};
