@@ -4,9 +4,14 @@
 # dependency, so editing any of them re-runs the generation; a header is rewritten only when its
 # content changes, so unchanged shaders cause no rebuild.
 
+# The Vulkan headers (Vulkan::Headers; not libvulkan, which is opened at run time) and glslc.
 function(vqm_find_vulkan_tools)
-  find_package(Vulkan REQUIRED)
-  find_program(VQM_GLSLC glslc HINTS ${Vulkan_GLSLC_EXECUTABLE})
+  include(vqmVulkanHeaders)  # cmake/ is on CMAKE_MODULE_PATH
+  if(NOT TARGET Vulkan::Headers)
+    message(FATAL_ERROR "Vulkan headers (vulkan/vulkan.h) not found: install 'libvulkan-dev' (or the Vulkan SDK), "
+                        "or configure with -DVQM_VULKAN=OFF")
+  endif()
+  find_program(VQM_GLSLC glslc HINTS ENV VULKAN_SDK PATH_SUFFIXES bin)
   if(NOT VQM_GLSLC)
     message(FATAL_ERROR "glslc not found: install the 'glslc' package (shaderc), or configure with -DVQM_VULKAN=OFF")
   endif()

@@ -15,8 +15,4 @@
 #include "vqm/picture.hpp"             // IWYU pragma: export
 #include "vqm/registry.hpp"            // IWYU pragma: export
 #include "vqm/scorer.hpp"              // IWYU pragma: export
-
-#define VQM_VERSION_MAJOR 0
-#define VQM_VERSION_MINOR 1
-#define VQM_VERSION_PATCH 0
-#define VQM_VERSION_STRING "0.1.0"
+#include "vqm/version.hpp"             // IWYU pragma: export

@@ -1,0 +1,110 @@
+# Install rules (VQM_INSTALL): the headers, the exported CMake package and the pkg-config files.
+#
+#   include/                      every header except the test-only ones (below), plus the generated ones
+#   <libdir>/cmake/vqm/           vqmConfig.cmake: components vqm (core), cpu, vulkan (see vqmConfig.cmake.in)
+#   <datadir>/pkgconfig/          vqm.pc (core), vqm-cpu.pc, vqm-vulkan.pc: header-only, so arch-independent
+#
+# Test-only headers -- the scalar reference kernels (vqm/cpu/reference/, the oracles the tests check the
+# vectorised kernels against) and the random-edge generators (vqm/lpf/random_edges.hpp) -- are not part
+# of the package. They install only as the component vqm_testing, on request:
+#   cmake --install <build> --component vqm_testing
+# The file names stay where they are in the source tree; the rules below select them by path.
+
+set(vqm_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/vqm)
+set(vqm_include_src ${PROJECT_SOURCE_DIR}/include)
+set(vqm_test_only_regex "^vqm/cpu/reference/|^vqm/lpf/random_edges\\.hpp$")
+
+# --- headers ----------------------------------------------------------------------------------------
+install(DIRECTORY ${vqm_include_src}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        REGEX "/vqm/cpu/reference$" EXCLUDE
+        REGEX "/vqm/lpf/random_edges\\.hpp$" EXCLUDE)
+# The generated headers: built-in VMAF models, and the Vulkan shaders when enabled.
+install(DIRECTORY ${PROJECT_BINARY_DIR}/generated/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# A test-only header that a shipped header still includes (a Cpu kernel that, for now, forwards to its
+# scalar oracle) is shipped too, so the installed headers always compile; a status line names it.
+# tests/package checks that every installed #include "vqm/..." resolves inside the installed tree.
+file(GLOB_RECURSE vqm_headers RELATIVE ${vqm_include_src} ${vqm_include_src}/vqm/*.hpp ${vqm_include_src}/vqm/*.h
+     ${vqm_include_src}/vqm/*.inc)
+set(vqm_test_only ${vqm_headers})
+list(FILTER vqm_test_only INCLUDE REGEX "${vqm_test_only_regex}")
+set(vqm_queue ${vqm_headers})
+list(FILTER vqm_queue EXCLUDE REGEX "${vqm_test_only_regex}")
+set(vqm_needed "")
+while(vqm_queue)
+  list(POP_FRONT vqm_queue vqm_h)
+  file(STRINGS ${vqm_include_src}/${vqm_h} vqm_lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]vqm/")
+  foreach(vqm_line IN LISTS vqm_lines)
+    string(REGEX REPLACE "^[^\"<]*[\"<](vqm/[^\">]+)[\">].*$" "\\1" vqm_inc "${vqm_line}")
+    if(vqm_inc IN_LIST vqm_test_only AND NOT vqm_inc IN_LIST vqm_needed)
+      list(APPEND vqm_needed ${vqm_inc})
+      list(APPEND vqm_queue ${vqm_inc})
+      # Re-configure when the includer changes (e.g. stops forwarding to the oracle).
+      set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${vqm_include_src}/${vqm_h})
+      message(STATUS "vqm: installing test-only ${vqm_inc}: ${vqm_h} includes it")
+    endif()
+  endforeach()
+endwhile()
+foreach(vqm_h IN LISTS vqm_needed)
+  get_filename_component(vqm_dir ${vqm_h} DIRECTORY)
+  install(FILES ${vqm_include_src}/${vqm_h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${vqm_dir})
+endforeach()
+
+# The testing component: every test-only header, for whoever wants the oracles (not in a plain install).
+install(DIRECTORY ${vqm_include_src}/vqm/cpu/reference DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vqm/cpu
+        COMPONENT vqm_testing EXCLUDE_FROM_ALL)
+install(FILES ${vqm_include_src}/vqm/lpf/random_edges.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vqm/lpf
+        COMPONENT vqm_testing EXCLUDE_FROM_ALL)
+
+# --- CMake package: one export set per component, so the core needs nothing -----------------------
+install(TARGETS vqm EXPORT vqm-targets)
+install(EXPORT vqm-targets NAMESPACE vqm:: DESTINATION ${vqm_cmake_dir})
+install(TARGETS vqm_cpu EXPORT vqm-cpu-targets)
+install(EXPORT vqm-cpu-targets NAMESPACE vqm:: DESTINATION ${vqm_cmake_dir})
+set(VQM_PACKAGE_VULKAN "")
+if(TARGET vqm_vulkan)
+  set(VQM_PACKAGE_VULKAN vulkan)
+  install(TARGETS vqm_vulkan EXPORT vqm-vulkan-targets)
+  install(EXPORT vqm-vulkan-targets NAMESPACE vqm:: DESTINATION ${vqm_cmake_dir})
+endif()
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/vqmConfig.cmake.in ${PROJECT_BINARY_DIR}/vqmConfig.cmake
+                              INSTALL_DESTINATION ${vqm_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/vqmConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES ${PROJECT_BINARY_DIR}/vqmConfig.cmake ${PROJECT_BINARY_DIR}/vqmConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/vqmVulkanHeaders.cmake
+        DESTINATION ${vqm_cmake_dir})
+
+# --- pkg-config ---------------------------------------------------------------------------------------
+# prefix is ${pcfiledir}/../.. (relocatable) unless the install dirs are absolute.
+set(vqm_pc_dir ${CMAKE_INSTALL_DATADIR}/pkgconfig)
+if(IS_ABSOLUTE "${vqm_pc_dir}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(VQM_PC_PREFIX_FROM_PCDIR "")
+  set(VQM_PC_INCLUDEDIR ${CMAKE_INSTALL_FULL_INCLUDEDIR})
+else()
+  file(RELATIVE_PATH VQM_PC_PREFIX_FROM_PCDIR /vqm-root/${vqm_pc_dir} /vqm-root)
+  string(REGEX REPLACE "/$" "" VQM_PC_PREFIX_FROM_PCDIR "${VQM_PC_PREFIX_FROM_PCDIR}")
+  set(VQM_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+set(vqm_pc_files vqm vqm-cpu)
+if(TARGET vqm_vulkan)
+  list(APPEND vqm_pc_files vqm-vulkan)
+  # -I for the Vulkan headers only when they are not on the compiler's default path.
+  set(VQM_PC_VULKAN_CFLAGS "")
+  get_target_property(vqm_vk_dirs Vulkan::Headers INTERFACE_INCLUDE_DIRECTORIES)
+  foreach(vqm_dir IN LISTS vqm_vk_dirs)
+    if(vqm_dir AND NOT vqm_dir IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+      string(APPEND VQM_PC_VULKAN_CFLAGS "-I${vqm_dir} ")
+    endif()
+  endforeach()
+  set(VQM_PC_DL_LIBS "")
+  foreach(vqm_lib IN LISTS CMAKE_DL_LIBS)
+    string(APPEND VQM_PC_DL_LIBS " -l${vqm_lib}")
+  endforeach()
+endif()
+foreach(vqm_pc IN LISTS vqm_pc_files)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${vqm_pc}.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${vqm_pc}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${vqm_pc}.pc DESTINATION ${vqm_pc_dir})
+endforeach()
+
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/vqm)
