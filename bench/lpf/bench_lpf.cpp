@@ -11,6 +11,7 @@
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <tuple>
@@ -213,10 +214,20 @@ int register_all() {
 }
 const int registered = register_all();
 
+// --help: what this program reads (nothing: the batches are generated) and its environment, then Google
+// Benchmark's own flags.
+void print_help() {
+  std::printf(
+      "usage: vqm_bench_lpf [Google Benchmark flags]\n\n"
+      "Needs no input file: the edge batches are generated (SPEC-vp9-loopfilter section 9.2, fixed seed).\n"
+      "  VQM_LPF_BENCH_CORES=N  cores for the concurrent matrix and cpu_all (default: hardware_concurrency)\n\n");
+  benchmark::PrintDefaultHelp();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
+  benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -101,4 +101,4 @@ const std::vector<std::string> all_five = {"psnr", "float_psnr", "float_ssim", "
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) { return vqm::bench::main(argc, argv, "vqm_bench_metrics"); }

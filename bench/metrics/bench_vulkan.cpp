@@ -3,7 +3,7 @@
 // alone (per number of host copy threads) and the host memcpy bound, and start-up to the first frame with a
 // cold and a warm pipeline cache, split into its phases (counters, ms; teardown reported, not counted).
 //
-//   vqm_bench_vulkan [--benchmark_filter=...]    (VQM_BENCH_GPU=N picks the device, default: best)
+//   vqm_bench_vulkan [--fixtures DIR] [--benchmark_filter=...]    (VQM_BENCH_GPU=N picks the device, default: best)
 //   VQM_VULKAN_PROFILE=1: per-stage GPU times on stderr (serialises frames: not for fps).
 #include <benchmark/benchmark.h>
 
@@ -210,4 +210,8 @@ BENCHMARK(BM_startup_warm_cache)->UseRealTime()->Unit(benchmark::kMillisecond)->
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  return vqm::bench::main(argc, argv, "vqm_bench_vulkan",
+                          "  VQM_BENCH_GPU=N       device index (vqm --list-gpu; default: the best device)\n"
+                          "  VQM_VULKAN_PROFILE=1  per-stage GPU times on stderr (serialises frames: not for fps)\n");
+}

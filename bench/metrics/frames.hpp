@@ -1,10 +1,21 @@
 // Benchmark input shared by the metric benchmarks: the astronaut 576x324 fixture pair, and the same
-// content mirror-tiled up to any size (1080p), so the benchmarks need nothing outside the build tree.
+// content mirror-tiled up to any size (1080p), so the benchmarks need no other file; and their main().
+//
+// The fixture directory is found at run time, never compiled in, so an installed or copied benchmark
+// binary still runs: `--fixtures DIR`, else $VQM_FIXTURE_DIR, else the build tree's own copy next to the
+// program (<build>/test-data/fixtures for <build>/bench/metrics/<program>); else a clear error.
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "vqm/io/y4m.hpp"
@@ -18,10 +29,14 @@ struct frame_pair {
   picture dis;
 };
 
-// The fixture pair used by every metric benchmark (VQM_FIXTURE_DIR is set by CMake).
-inline std::string fixture_path(const std::string& name) { return std::string(VQM_FIXTURE_DIR) + "/" + name; }
+// The fixture pair used by every metric benchmark, in the directory main() found (fixture_dir()).
 inline const std::string bench_ref = "astronaut_576x324_420p8_ref.y4m";
 inline const std::string bench_dis = "astronaut_576x324_420p8_x264crf35.y4m";
+inline std::string& fixture_dir() {
+  static std::string dir;
+  return dir;
+}
+inline std::string fixture_path(const std::string& name) { return fixture_dir() + "/" + name; }
 
 // The first `max_frames` frames of a Y4M pair.
 inline std::vector<frame_pair> load_pair(const std::string& ref_path, const std::string& dis_path, std::size_t max_frames) {
@@ -67,6 +82,79 @@ inline std::vector<frame_pair> bench_frames(std::uint32_t width, std::uint32_t h
     p.dis = mirror_tile(p.dis, width, height);
   }
   return pairs;
+}
+
+namespace detail {
+
+inline const char* program = "benchmark";
+inline const char* extra_help = "";
+
+inline void print_help() {
+  std::printf(
+      "usage: %s [--fixtures DIR] [Google Benchmark flags]\n\n"
+      "  --fixtures DIR       directory holding %s and %s\n"
+      "                       (default: $VQM_FIXTURE_DIR, else <build>/test-data/fixtures when the program\n"
+      "                       runs from its build tree; tests/data/fixtures.tar.xz unpacks to it)\n"
+      "%s\n",
+      program, bench_ref.c_str(), bench_dis.c_str(), extra_help);
+  benchmark::PrintDefaultHelp();
+}
+
+inline bool has_pair(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(dir / bench_ref, ec) && std::filesystem::is_regular_file(dir / bench_dis, ec);
+}
+
+}  // namespace detail
+
+// The benchmarks' main(): takes --fixtures out of argv before Google Benchmark sees it, prints a help that
+// names it (--help), finds the fixtures (or says how to point to them), then runs the benchmarks.
+inline int main(int argc, char** argv, const char* program, const char* extra_help = "") {
+  detail::program = program;
+  detail::extra_help = extra_help;
+  std::string dir;
+  bool from_flag = false;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--fixtures" || a.starts_with("--fixtures=")) {
+      if (a == "--fixtures" && i + 1 >= argc) {
+        std::fprintf(stderr, "%s: --fixtures needs a directory (see --help)\n", program);
+        return 2;
+      }
+      dir = a == "--fixtures" ? argv[++i] : std::string(a.substr(std::strlen("--fixtures=")));
+      from_flag = true;
+      continue;
+    }
+    argv[kept++] = argv[i];
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+  benchmark::Initialize(&argc, argv, detail::print_help);  // --help: print_help(), exit
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+
+  const char* env = std::getenv("VQM_FIXTURE_DIR");
+  std::string tried;
+  if (!from_flag && env && *env) dir = env;
+  if (dir.empty()) {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) dir = (self.parent_path() / ".." / ".." / "test-data" / "fixtures").lexically_normal().string();
+  }
+  if (dir.empty() || !detail::has_pair(dir)) {
+    std::fprintf(stderr,
+                 "%s: the benchmark input %s + %s is not in '%s' (%s).\n"
+                 "Pass --fixtures DIR or set VQM_FIXTURE_DIR to the directory holding them: a build tree has it\n"
+                 "at <build>/test-data/fixtures; elsewhere unpack tests/data/fixtures.tar.xz (tar xf) and use\n"
+                 "its fixtures/ directory.\n",
+                 program, bench_ref.c_str(), bench_dis.c_str(), dir.c_str(),
+                 from_flag ? "--fixtures" : (env && *env ? "$VQM_FIXTURE_DIR" : "next to the program"));
+    return 2;
+  }
+  fixture_dir() = dir;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
 }
 
 }  // namespace vqm::bench
