@@ -96,6 +96,13 @@ inline void transfer_to_compute(const context& ctx, VkCommandBuffer cb) {
           VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
+// Uploads and the compute writes of earlier submissions on the queue (a temporal program's state) ->
+// shader reads; one barrier in place of transfer_to_compute for frames that carry state.
+inline void history_to_compute(const context& ctx, VkCommandBuffer cb) {
+  barrier(ctx, cb, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
 // One dispatch's writes -> the next dispatch's reads/writes.
 inline void compute_to_compute(const context& ctx, VkCommandBuffer cb) {
   barrier(ctx, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
