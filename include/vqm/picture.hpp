@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -100,6 +101,47 @@ inline void check_pair(const picture_view& ref, const picture_view& dis) {
   for (int p = 0; p < ref.format.planes(); ++p)
     if (ref.planes[p].width != dis.planes[p].width || ref.planes[p].height != dis.planes[p].height)
       throw error(errc::mismatch, "reference and distorted plane " + std::to_string(p) + " sizes differ");
+}
+
+// A sample above what the format's bit depth allows (2^bit_depth - 1): where it is and its value.
+struct sample_out_of_range {
+  int plane = 0;
+  std::uint32_t x = 0, y = 0;
+  std::uint32_t value = 0;
+};
+
+// The first sample above the declared bit depth, in plane/row/column order; none for 8 and 16 bits,
+// where every stored value is in range. Cheap: one OR over each row, a scan only of a row that fails.
+[[nodiscard]] inline std::optional<sample_out_of_range> find_sample_out_of_range(const picture_view& v) noexcept {
+  const std::uint32_t depth = v.format.bit_depth;
+  if (depth <= 8 || depth >= 16) return std::nullopt;
+  for (int p = 0; p < v.format.planes(); ++p) {
+    const auto& pl = v.planes[p];
+    for (std::uint32_t y = 0; y < pl.height; ++y) {
+      const auto* row = pl.row<std::uint16_t>(y);
+      unsigned acc = 0;
+      for (std::uint32_t x = 0; x < pl.width; ++x) acc |= row[x];
+      if ((acc >> depth) == 0) continue;
+      for (std::uint32_t x = 0; x < pl.width; ++x)
+        if ((row[x] >> depth) != 0) return sample_out_of_range{p, x, y, row[x]};
+    }
+  }
+  return std::nullopt;
+}
+
+// "plane 1 (Cb) sample at x=3, y=7 is 1500, above the 10-bit maximum 1023"
+[[nodiscard]] inline std::string describe(const sample_out_of_range& s, std::uint32_t bit_depth) {
+  static constexpr const char* names[] = {"Y", "Cb", "Cr"};
+  return "plane " + std::to_string(s.plane) + " (" + names[s.plane < 3 ? s.plane : 0] + ") sample at x=" +
+         std::to_string(s.x) + ", y=" + std::to_string(s.y) + " is " + std::to_string(s.value) + ", above the " +
+         std::to_string(bit_depth) + "-bit maximum " + std::to_string((1u << bit_depth) - 1);
+}
+
+// For callers that build their own pictures: throws errc::bad_input when a sample does not fit the
+// declared bit depth (the metrics assume it does; out-of-range samples overflow their sums and make
+// backends disagree). vqm's readers (Y4M, raw .yuv) run this check on every frame they read.
+inline void check_sample_range(const picture_view& v) {
+  if (const auto bad = find_sample_out_of_range(v)) throw error(errc::bad_input, describe(*bad, v.format.bit_depth));
 }
 
 // An owning planar picture with tightly packed rows.

@@ -9,6 +9,8 @@
 #include <string>
 #include <system_error>
 
+#include <sys/stat.h>
+
 #include "vqm/error.hpp"
 
 namespace vqm::io {
@@ -17,7 +19,8 @@ using file_ptr = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 
 struct opened_file {
   file_ptr file;
-  std::uint64_t size;
+  std::uint64_t size;    // 0 when not a regular file
+  bool regular = false;  // a regular file: `size` is what the file holds (pipes and devices: unknown)
 };
 
 // Opens `path` for binary reading; throws errc::io with a one-line reason and fix.
@@ -33,8 +36,11 @@ struct opened_file {
     const int e = errno;
     throw error(errc::io, path + ": cannot open file: " + std::strerror(e) + " (check the permissions)");
   }
-  const auto size = fs::file_size(path, ec);
-  return {std::move(f), ec ? std::uint64_t{0} : static_cast<std::uint64_t>(size)};
+  // The size of what was opened (fstat), not of whatever the path names a moment later.
+  struct ::stat st_open {};
+  if (::fstat(::fileno(f.get()), &st_open) == 0 && S_ISREG(st_open.st_mode))
+    return {std::move(f), static_cast<std::uint64_t>(st_open.st_size), true};
+  return {std::move(f), 0, false};
 }
 
 }  // namespace vqm::io

@@ -2,12 +2,16 @@
 // as files store them). Errors name the file, the frame and the problem.
 #pragma once
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "vqm/error.hpp"
 #include "vqm/io/file.hpp"
@@ -23,7 +27,7 @@ struct y4m_colorspace {
 };
 
 // Parses a Y4M 'C' tag value ("420jpeg", "422p10", "mono16", ...); false if unknown. Depths 9 and 14
-// parse (the files are well formed); metrics that cannot handle them reject them.
+// parse (the files are well formed); y4m_reader refuses them (vqm measures 8, 10, 12 and 16 bits).
 [[nodiscard]] inline bool parse_y4m_colorspace(std::string_view c, y4m_colorspace& out) noexcept {
   auto depth = [](std::string_view digits, std::uint32_t& d) {
     for (auto [text, value] : {std::pair{std::string_view("9"), 9u}, std::pair{std::string_view("10"), 10u},
@@ -55,11 +59,15 @@ class y4m_reader final : public frame_source {
  public:
   static constexpr std::size_t max_header = 4096;
 
-  explicit y4m_reader(const std::string& path) : path_(path), file_(nullptr, &std::fclose) {
-    auto opened = open_input(path);
-    file_ = std::move(opened.file);
+  explicit y4m_reader(const std::string& path) : y4m_reader(path, open_input(path)) {}
+
+  // An input already opened (read once: a pipe, standard input); `consumed` is what was read from it
+  // before (the start of the header, when the caller sniffed the format).
+  y4m_reader(const std::string& path, opened_file opened, std::string_view consumed = {})
+      : path_(path), file_(std::move(opened.file)) {
     file_size_ = opened.size;
-    std::string header;
+    regular_ = opened.regular;
+    std::string header(consumed);
     for (int ch; (ch = std::fgetc(file_.get())) != '\n';) {
       if (ch == EOF) {
         if (header.empty()) throw error(errc::bad_input, path + ": empty file (expected a Y4M header)");
@@ -102,7 +110,19 @@ class y4m_reader final : public frame_source {
                       "' (supported: 420jpeg/420paldv/420mpeg2/420/422/444 with optional p9..p16, mono[9..16])");
     format_.chroma = cs.chroma;
     format_.bit_depth = cs.bit_depth;
+    if (cs.bit_depth == 9 || cs.bit_depth == 14)
+      throw error(errc::unsupported_format,
+                  path + ": " + std::to_string(cs.bit_depth) + "-bit Y4M (C" + colorspace +
+                      ") is not supported; vqm measures 8, 10, 12 and 16-bit video (convert it, e.g. with ffmpeg "
+                      "-pix_fmt yuv420p10le)");
     check_geometry(path, format_);
+    // A regular file must hold at least one frame of the size the header claims (or none at all), so a
+    // short file with a huge header fails here, before a frame buffer is allocated.
+    if (regular_ && file_size_ > header_bytes_ && file_size_ - header_bytes_ < format_.frame_bytes() + 6)
+      throw error(errc::bad_input, path + ": the header says " + describe(format_) + ", " +
+                                       std::to_string(format_.frame_bytes()) + " bytes a frame, but the file holds " +
+                                       std::to_string(file_size_ - header_bytes_) +
+                                       " bytes after the header (a wrong size in the header, or a truncated file)");
   }
 
   [[nodiscard]] const picture_format& format() const noexcept override { return format_; }
@@ -118,16 +138,37 @@ class y4m_reader final : public frame_source {
   bool read(picture& pic) override {
     if (!next_frame_header()) return false;
     // A moved-from picture keeps its format but not its samples: check both.
-    if (!(pic.format() == format_) || pic.bytes().size() != format_.frame_bytes()) pic.reset(format_);
+    if (!(pic.format() == format_) || pic.bytes().size() != format_.frame_bytes()) {
+      if (!regular_) {
+        // A pipe's size is unknown: read into memory that grows with the data that arrives, so a
+        // header claiming a huge size costs only what the stream really sends.
+        read_staged(pic);
+        return true;
+      }
+      pic.reset(format_);
+    }
     const auto bytes = pic.bytes();
     const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file_.get());
     if (got != bytes.size()) throw truncated(got);
+    check_samples(pic);
     ++frames_;
     return true;
   }
 
   bool skip() override {
     if (!next_frame_header()) return false;
+    if (!regular_) {  // no seeking in a pipe
+      char buf[1 << 16];
+      std::size_t left = format_.frame_bytes(), got = 0;
+      while (left > 0) {
+        const std::size_t n = std::fread(buf, 1, std::min(left, sizeof buf), file_.get());
+        got += n;
+        left -= n;
+        if (n == 0) throw truncated(got);
+      }
+      ++frames_;
+      return true;
+    }
     const auto pos = std::ftell(file_.get());
     const auto need = static_cast<std::uint64_t>(format_.frame_bytes());
     if (pos < 0 || static_cast<std::uint64_t>(pos) + need > file_size_)
@@ -145,12 +186,43 @@ class y4m_reader final : public frame_source {
                                       "; the file ends early)");
   }
 
-  // Consumes "FRAME[ params]\n"; false at a clean end of file.
+  // Checks a frame's samples against the declared bit depth (the metrics assume they fit).
+  void check_samples(const picture& pic) const {
+    if (const auto bad = find_sample_out_of_range(pic.view()))
+      throw error(errc::bad_input, where() + ": " + describe(*bad, format_.bit_depth) +
+                                       " (the header's bit depth is wrong, or the file is corrupt)");
+  }
+
+  void read_staged(picture& pic) {
+    const std::size_t need = format_.frame_bytes();
+    std::vector<std::byte> data;
+    while (data.size() < need) {
+      const std::size_t old = data.size(), step = std::min<std::size_t>(need - old, std::size_t{8} << 20);
+      data.resize(old + step);
+      const std::size_t got = std::fread(data.data() + old, 1, step, file_.get());
+      if (got != step) throw truncated(old + got);
+    }
+    pic.reset(format_);
+    std::memcpy(pic.bytes().data(), data.data(), need);
+    check_samples(pic);
+    ++frames_;
+  }
+
+  // Consumes "FRAME[ params]\n"; false at a clean end of file. White space alone after the last frame
+  // (a stray newline) is a clean end too: FFmpeg and libvmaf's vmaf measure every frame of such files.
   bool next_frame_header() {
     std::string tag;
     int ch = std::fgetc(file_.get());
+    while (ch == '\n' || ch == '\r' || ch == ' ' || ch == '\t') {
+      tag.push_back(static_cast<char>(ch));
+      ch = std::fgetc(file_.get());
+      if (ch != EOF && ch != '\n' && ch != '\r' && ch != ' ' && ch != '\t') {
+        throw error(errc::bad_input, where() + ": expected a 'FRAME' header, found white space (corrupt file, or the "
+                                               "header's size/colorspace is wrong)");
+      }
+    }
     if (ch == EOF) {
-      if (std::ferror(file_.get())) throw error(errc::io, where() + ": read error");
+      if (std::ferror(file_.get())) throw error(errc::io, where() + ": read error: " + std::strerror(errno));
       return false;
     }
     for (; ch != '\n'; ch = std::fgetc(file_.get())) {
@@ -182,6 +254,7 @@ class y4m_reader final : public frame_source {
   std::string path_;
   file_ptr file_;
   std::uint64_t file_size_ = 0;
+  bool regular_ = false;
   std::uint64_t header_bytes_ = 0;
   picture_format format_{};
   std::size_t frames_ = 0;

@@ -22,6 +22,9 @@ class yuv_reader final : public frame_source {
     check_geometry(path, f);
     auto opened = open_input(path);
     file_ = std::move(opened.file);
+    if (!opened.regular)
+      throw error(errc::bad_input, path + ": raw .yuv input must be a regular file (its size gives the frame count; "
+                                          "pipes and devices are not read)");
     const std::uint64_t fb = f.frame_bytes();
     frames_total_ = static_cast<std::size_t>(opened.size / fb);
     if (const auto left = opened.size % fb; left != 0)
@@ -45,6 +48,10 @@ class yuv_reader final : public frame_source {
     if (got != bytes.size())  // the file shrank while we read it
       throw error(errc::io, path_ + ": frame " + std::to_string(frames_) + ": short read (" + std::to_string(got) +
                                 " of " + std::to_string(bytes.size()) + " bytes)");
+    // The metrics assume every sample fits the bit depth given with -b.
+    if (const auto bad = find_sample_out_of_range(pic.view()))
+      throw error(errc::bad_input, path_ + ": frame " + std::to_string(frames_) + ": " + describe(*bad, format_.bit_depth) +
+                                       " (check -b, or the file is corrupt)");
     ++frames_;
     return true;
   }
