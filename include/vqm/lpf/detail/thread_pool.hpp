@@ -16,9 +16,14 @@ namespace vqm::lpf::detail {
 
 class thread_pool {
  public:
+  // When the system cannot start every worker, the pool runs with those it got (results do not depend
+  // on the number of threads; at worst the calling thread does all the work) instead of terminating.
   explicit thread_pool(unsigned workers) {
-    threads_.reserve(workers);
-    for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { loop(); });
+    try {
+      threads_.reserve(workers);
+      for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { loop(); });
+    } catch (const std::exception&) {
+    }
   }
   thread_pool(const thread_pool&) = delete;
   thread_pool& operator=(const thread_pool&) = delete;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -53,8 +54,14 @@ class copy_pool {
       for (const auto& p : pieces) std::memcpy(p.dst, p.src, p.bytes);
       return;
     }
-    if (workers_.empty())
-      for (unsigned i = 1; i < threads_; ++i) workers_.emplace_back([this] { work(); });
+    if (workers_.empty()) {
+      // Threads the system cannot start are done without: the caller copies what they would have.
+      try {
+        for (unsigned i = 1; i < threads_; ++i) workers_.emplace_back([this] { work(); });
+      } catch (const std::exception&) {
+        threads_ = static_cast<unsigned>(workers_.size()) + 1;
+      }
+    }
     // ~4 chunks per thread, multiples of 4 KiB, so that uneven threads still finish together.
     const std::size_t chunk = std::max<std::size_t>(64 << 10, (total / (4 * threads_) + 4095) & ~std::size_t{4095});
     {
