@@ -2,6 +2,7 @@
 #pragma once
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -67,6 +68,9 @@ class option_map {
       } catch (const std::exception&) {
         throw error(errc::invalid_argument, "option " + std::string(key) + "=" + *v + ": expected a number");
       }
+      // stod reads "inf" and "nan": no option means anything with them (min_sse=inf makes every PSNR -inf).
+      if (!std::isfinite(out))
+        throw error(errc::invalid_argument, "option " + std::string(key) + "=" + *v + ": expected a finite number");
     }
   }
   void get(std::string_view key, std::uint32_t& out) const {
