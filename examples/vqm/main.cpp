@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "atomic_file.hpp"
+#include "checks.hpp"
 #include "number_format.hpp"
 #include "run.hpp"
 #include "vqm/cpu.hpp"
@@ -108,8 +109,10 @@ int run_main(const options& o, CLI::App& app) {
   cfg.quiet = o.quiet;
   const auto nf = cli::number_format::parse(o.precision);
   const auto fmt_ = o.json ? cli::output_format::json : o.csv ? cli::output_format::csv : cli::output_format::xml;
-  const bool to_stdout = o.output == "-";
-  if (!o.output.empty() && !to_stdout) cli::check_output_path(o.output);
+  cli::check_threads(o.threads);
+  // The destination is checked (a regular file's temp created) before any frame is measured.
+  std::optional<cli::output_file> out;
+  if (!o.output.empty()) out.emplace(o.output);
 
   const auto raw = raw_format(o, app);
   auto ref = io::open_frame_source(o.reference, raw);
@@ -141,7 +144,8 @@ int run_main(const options& o, CLI::App& app) {
       }
     }
     if (!ok && o.backend == "vulkan")
-      throw error(errc::backend_unavailable, "Vulkan is not available: " + why + " (use --backend cpu)");
+      throw error(errc::backend_unavailable, "Vulkan is not available: " + why +
+                                                 (why.find("--backend cpu") == std::string::npos ? " (use --backend cpu)" : ""));
     if (ok) {
       std::optional<Vulkan> vk;
       try {
@@ -169,15 +173,14 @@ int run_main(const options& o, CLI::App& app) {
   if (!rep) {
     const unsigned threads = o.threads ? o.threads : 1;
     Cpu cpu(threads);
-    rep = cli::run(cpu, threads, cfg, *ref, *dis);
+    rep = cli::run(cpu, cli::frames_in_flight(threads, ref->format()), cfg, *ref, *dis);
   }
 
   if (o.output.empty()) {
     print_summary(*rep, nf, used);
   } else {
     const auto text = cli::write_report(fmt_, *rep, nf);
-    if (to_stdout) std::fwrite(text.data(), 1, text.size(), stdout);
-    else cli::write_file_atomically(o.output, text);
+    out->commit(text);
   }
   return 0;
 }
@@ -192,8 +195,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("-v,--version", std::string("vqm ") + VQM_VERSION_STRING + " (libvmaf 3.x compatible output)");
   app.add_option("-r,--reference", o.reference, "Reference video (.y4m, or raw .yuv with -w -h -p -b)");
   app.add_option("-d,--distorted", o.distorted, "Distorted video (.y4m, or raw .yuv with -w -h -p -b)");
-  app.add_option("-w,--width", o.width, "Raw input: width in samples");
-  app.add_option("-h,--height", o.height, "Raw input: height in samples");
+  app.add_option("-w,--width", o.width, "Raw input: width in samples")->check(cli::non_negative);
+  app.add_option("-h,--height", o.height, "Raw input: height in samples")->check(cli::non_negative);
   app.add_option("-p,--pixel_format", o.pixel_format, "Raw input: 420, 422, 444 or 400")
       ->check(CLI::IsMember({"420", "422", "444", "400"}));
   app.add_option("-b,--bitdepth", o.bitdepth, "Raw input: bits per sample: 8, 10, 12 or 16")
@@ -214,9 +217,10 @@ int main(int argc, char** argv) {
   json->excludes(csv)->excludes(xml);
   csv->excludes(xml);
   app.add_option("-o,--output", o.output, "Output file ('-' for stdout); without it a summary goes to stdout");
-  app.add_option("--threads", o.threads, "CPU threads (frames measured in parallel)");
-  app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)");
-  app.add_option("--subsample", o.subsample, "Measure and report only frames with index % N == 0");
+  app.add_option("--threads", o.threads, "CPU threads (frames measured in parallel)")->check(cli::non_negative);
+  app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)")->check(cli::non_negative);
+  app.add_option("--subsample", o.subsample, "Measure and report only frames with index % N == 0")
+      ->check(cli::non_negative);
   app.add_flag("-q,--quiet", o.quiet, "No progress line or notes on stderr (the summary without -o still prints)");
   app.add_flag("-n,--no_prediction", o.no_prediction, "No VMAF model: compute the --feature metrics only");
   app.add_option("--backend", o.backend, "cpu (default), vulkan or auto")
@@ -241,7 +245,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    return run_main(o, app);
+    const int rc = run_main(o, app);
+    cli::flush_stdout();  // a summary lost to a full disk or a closed pipe is an error
+    return rc;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "vqm: error: {}\n", e.what());

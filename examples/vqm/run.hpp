@@ -84,9 +84,11 @@ template <Backend B>
         auto& longer = have_ref ? ref : dis;
         while (longer.skip()) {
         }
+        // --frame_cnt 0 means all frames: suggest it only for a count that limits something.
+        const auto hint = i > 0 ? fmt::format("; --frame_cnt {} compares the first {}", i, i) : std::string();
         throw error(errc::mismatch, fmt::format("reference {} has {} frames but distorted {} has {} (frame counts must "
-                                                "match; --frame_cnt {} compares the first {})",
-                                                ref.path(), ref.frames_read(), dis.path(), dis.frames_read(), i, i));
+                                                "match{})",
+                                                ref.path(), ref.frames_read(), dis.path(), dis.frames_read(), hint));
       }
       if (!have_ref) break;
       sc->push(pr, pd);

@@ -1,0 +1,58 @@
+// Command-line value checks that keep the tool from harming the machine it runs on: no wrap-around of
+// negative numbers into huge unsigned ones, bounded thread counts, and a frame ring that fits in memory.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "vqm/error.hpp"
+#include "vqm/picture.hpp"
+
+namespace vqm::cli {
+
+// For unsigned flags: CLI11 would read "-1" as 2^64 - 1 (--frame_cnt -1 meaning "all frames").
+inline const CLI::Validator non_negative(
+    [](std::string& s) -> std::string {
+      const auto first = s.find_first_not_of(" \t");
+      if (first != std::string::npos && s[first] == '-') return "'" + s + "' is negative (expected 0 or more)";
+      return {};
+    },
+    "", "NON_NEGATIVE");
+
+// Each thread is a stack and a frame in flight; 1024 is more than any machine has cores.
+inline constexpr unsigned max_threads = 1024;
+
+inline void check_threads(unsigned threads) {
+  if (threads > max_threads)
+    throw error(errc::invalid_argument, "--threads " + std::to_string(threads) + " is too many (at most " +
+                                            std::to_string(max_threads) + "; the useful number is the core count)");
+}
+
+// The frame ring holds 2 pictures per frame in flight, plus one pair being read: keep it under 4 GiB
+// (results do not depend on the number of frames in flight).
+inline constexpr std::size_t max_ring_bytes = std::size_t{4} << 30;
+
+[[nodiscard]] inline std::size_t frames_in_flight(unsigned threads, const picture_format& f) {
+  const std::size_t pair = 2 * std::max<std::size_t>(f.frame_bytes(), 1);
+  const std::size_t fit = max_ring_bytes / pair;  // ring slots that fit: depth + 1
+  return std::clamp<std::size_t>(threads, 1, fit > 1 ? fit - 1 : 1);
+}
+
+}  // namespace vqm::cli
+
+// An AddressSanitizer build of the CLI: Mesa's lavapipe leaks from a module the Vulkan loader has
+// already unloaded, which LeakSanitizer can neither attribute nor suppress, so leak checking is off by
+// default, as for the test suites that drive a Vulkan driver (ASAN_OPTIONS=detect_leaks=1 turns it on).
+#if defined(__SANITIZE_ADDRESS__)
+#define VQM_CLI_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VQM_CLI_ASAN 1
+#endif
+#endif
+#if defined(VQM_CLI_ASAN) && defined(VQM_HAVE_VULKAN) && VQM_HAVE_VULKAN
+extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }  // NOLINT
+#endif
