@@ -36,7 +36,7 @@ inline constexpr int slack = 32;  // uint32 elements of slack after every line (
   return m <= n - 1 ? m : period - m;
 }
 
-// T[32768 + i] as uint32, i in [0, 32768): the gather table of the AVX2 path.
+// T[32768 + i] as uint32, i in [0, 32768), then zeros (entry 32768 is what masked-off lanes read).
 [[nodiscard]] inline const std::uint32_t* log_table32() {
   static const std::vector<std::uint32_t> t = [] {
     const auto& t16 = tables::vif_log2_table();
@@ -84,7 +84,7 @@ struct tap_pairs {
   std::array<int, 9> off{};
   std::array<std::int32_t, 9> coef{};  // (b << 16) | a
 };
-[[nodiscard]] inline tap_pairs pairs_of(int s) noexcept {
+[[nodiscard]] constexpr tap_pairs pairs_of(int s) noexcept {
   const auto f = tables::vif_filter_of(s);
   tap_pairs p;
   auto add = [&p](int o, std::uint32_t a, std::uint32_t b) {
@@ -365,25 +365,29 @@ VQM_CPU_AVX2 inline __m256i pack_lo32(__m256i a, __m256i b) noexcept {
   return _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(a, perm), _mm256_permutevar8x32_epi32(b, perm), 0x20);
 }
 
-// LOG (§9) of 8 integer-valued doubles in [2^17, 2^53) (lanes 0..3 in a, 4..7 in b), as int32 lanes less
-// 2048·1038: the biased exponent e gives the bit length e − 1022, and bits 37..51 the top 16 bits below
-// the leading one (index into T[32768..]).
-VQM_CPU_AVX2 inline __m256i log8_pd(__m256d a, __m256d b, const std::uint32_t* t) noexcept {
-  const __m256i ba = _mm256_castpd_si256(a), bb = _mm256_castpd_si256(b);
-  const __m256i idx = _mm256_and_si256(pack_lo32(_mm256_srli_epi64(ba, 37), _mm256_srli_epi64(bb, 37)),
-                                       _mm256_set1_epi32(0x7fff));
-  const __m256i e = _mm256_and_si256(pack_lo32(_mm256_srli_epi64(ba, 52), _mm256_srli_epi64(bb, 52)),
-                                     _mm256_set1_epi32(0x7ff));
-  return _mm256_add_epi32(_mm256_i32gather_epi32(reinterpret_cast<const int*>(t), idx, 4), _mm256_slli_epi32(e, 11));
+// LOG (§9) is T[top 16 bits] + 2048·(bit length − 16). The table part is looked up with scalar loads
+// (AVX2 gathers are slow on some cores); lanes outside `mask` read the zero entry T32[32768].
+VQM_CPU_AVX2 inline std::int64_t table_sum(__m256i idx, __m256i mask, const std::uint32_t* t) noexcept {
+  alignas(32) std::uint32_t i[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(i),
+                     _mm256_or_si256(_mm256_and_si256(idx, mask), _mm256_andnot_si256(mask, _mm256_set1_epi32(32768))));
+  return std::int64_t{t[i[0]]} + t[i[1]] + t[i[2]] + t[i[3]] + t[i[4]] + t[i[5]] + t[i[6]] + t[i[7]];
 }
 
-// LOG (§9) of 8 int32 lanes in [2^17, 2^31), exactly: the bit length from the binary32 conversion of v with
-// its low 8 bits cleared (at most 23 significant bits, so exact), the top 16 bits by a variable shift.
-VQM_CPU_AVX2 inline __m256i log8_epi32(__m256i v, const std::uint32_t* t) noexcept {
+// Of 8 integer-valued doubles in [2^17, 2^53) (lanes 0..3 in a, 4..7 in b): the table index (bits 37..51,
+// the 15 bits below the leading one) and the biased exponent e (bit length e − 1022), as int32 lanes.
+VQM_CPU_AVX2 inline void log_parts_pd(__m256d a, __m256d b, __m256i& idx, __m256i& e) noexcept {
+  const __m256i ba = _mm256_castpd_si256(a), bb = _mm256_castpd_si256(b);
+  idx = _mm256_and_si256(pack_lo32(_mm256_srli_epi64(ba, 37), _mm256_srli_epi64(bb, 37)), _mm256_set1_epi32(0x7fff));
+  e = _mm256_and_si256(pack_lo32(_mm256_srli_epi64(ba, 52), _mm256_srli_epi64(bb, 52)), _mm256_set1_epi32(0x7ff));
+}
+
+// Of 8 int32 lanes in [2^17, 2^31): the table index and k = bit length − 16; the bit length comes from the
+// binary32 conversion of v with its low 8 bits cleared (at most 23 significant bits, so exact).
+VQM_CPU_AVX2 inline void log_parts_epi32(__m256i v, __m256i& idx, __m256i& k) noexcept {
   const __m256i fb = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_andnot_si256(_mm256_set1_epi32(0xff), v)));
-  const __m256i k = _mm256_sub_epi32(_mm256_srli_epi32(fb, 23), _mm256_set1_epi32(127 + 15));  // L − 16
-  const __m256i idx = _mm256_and_si256(_mm256_srlv_epi32(v, k), _mm256_set1_epi32(0x7fff));
-  return _mm256_add_epi32(_mm256_i32gather_epi32(reinterpret_cast<const int*>(t), idx, 4), _mm256_slli_epi32(k, 11));
+  k = _mm256_sub_epi32(_mm256_srli_epi32(fb, 23), _mm256_set1_epi32(127 + 15));
+  idx = _mm256_and_si256(_mm256_srlv_epi32(v, k), _mm256_set1_epi32(0x7fff));
 }
 
 VQM_CPU_AVX2 inline __m128i half_of(__m256i v, int half) noexcept {
@@ -393,6 +397,7 @@ VQM_CPU_AVX2 inline __m128i half_of(__m256i v, int half) noexcept {
 struct acc_avx2 {
   __m256i nl, dl, dn;  // int32 lanes, flushed every few thousand columns
   __m256i nn;          // int64 lanes
+  std::int64_t tnl = 0, tdl = 0;  // the table parts of NL and DL
 };
 
 // §7.3 + §8 for 8 positions; `valid` marks the lanes inside the row.
@@ -412,10 +417,11 @@ VQM_CPU_AVX2 inline void pixels_avx2(__m256i mu1, __m256i mu2, __m256i xx, __m25
   acc.dn = _mm256_sub_epi32(acc.dn, non_log);
   if (_mm256_testz_si256(is_log, is_log)) return;
   const std::uint32_t* t = log_table32();
-  // den_log += LOG(NSQ + s1) − 17·2048; LOG = T + 2048·(L − 16)
-  const __m256i den = _mm256_sub_epi32(log8_epi32(_mm256_add_epi32(s1, _mm256_set1_epi32(131072)), t),
-                                       _mm256_set1_epi32(17 * 2048));
-  acc.dl = _mm256_add_epi32(acc.dl, _mm256_and_si256(den, is_log));
+  // den_log += LOG(NSQ + s1) − 17·2048 = T + 2048·k − 17·2048
+  __m256i idx, k;
+  log_parts_epi32(_mm256_add_epi32(s1, _mm256_set1_epi32(131072)), idx, k);
+  acc.tdl += table_sum(idx, is_log, t);
+  acc.dl = _mm256_add_epi32(acc.dl, _mm256_and_si256(_mm256_sub_epi32(_mm256_slli_epi32(k, 11), _mm256_set1_epi32(17 * 2048)), is_log));
   const __m256i num = _mm256_and_si256(is_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
   if (_mm256_testz_si256(num, num)) return;
   const __m256d nsq = _mm256_set1_pd(131072.0), eps = _mm256_set1_pd(tables::vif_eps);
@@ -433,8 +439,11 @@ VQM_CPU_AVX2 inline void pixels_avx2(__m256i mu1, __m256i mu2, __m256i xx, __m25
         _mm256_round_pd(barrier(_mm256_mul_pd(barrier(_mm256_mul_pd(g, g)), d1)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
         n1[half]);
   }
-  const __m256i dnum = _mm256_sub_epi32(log8_pd(n1t[0], n1t[1], t), log8_pd(n1[0], n1[1], t));
-  acc.nl = _mm256_add_epi32(acc.nl, _mm256_and_si256(dnum, num));
+  __m256i i1, e1, i2, e2;
+  log_parts_pd(n1t[0], n1t[1], i1, e1);
+  log_parts_pd(n1[0], n1[1], i2, e2);
+  acc.tnl += table_sum(i1, num, t) - table_sum(i2, num, t);
+  acc.nl = _mm256_add_epi32(acc.nl, _mm256_and_si256(_mm256_slli_epi32(_mm256_sub_epi32(e1, e2), 11), num));
 }
 
 // Adds the lanes of an accumulator set to `out` and clears it.
@@ -451,6 +460,8 @@ VQM_CPU_AVX2 inline void flush(acc_avx2& acc, sums& out) noexcept {
     out.dn += d[2][i];
   }
   out.nn += n[0] + n[1] + n[2] + n[3];
+  out.nl += acc.tnl;
+  out.dl += acc.tdl;
   acc = acc_avx2{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
 }
 
@@ -573,9 +584,12 @@ VQM_CPU_AVX2 inline void squares16_avx2(const T* x, const T* y, int n, std::int1
 }
 
 // Σ over tap pairs of one cached quantity q at 16 columns, natural order: (cols 0..7, cols 8..15), true sums.
-VQM_CPU_AVX2 inline void vsum16(const std::int16_t* const* rows, const tap_pairs& tp, std::size_t qoff, int j,
-                                __m256i& lo8, __m256i& hi8) noexcept {
+template <int S>
+VQM_CPU_AVX2 inline void vsum16(const std::int16_t* const* rows, std::size_t qoff, int j, __m256i& lo8,
+                                __m256i& hi8) noexcept {
+  constexpr tap_pairs tp = pairs_of(S);
   __m256i al = _mm256_setzero_si256(), ah = _mm256_setzero_si256();
+#pragma GCC unroll 16
   for (int p = 0; p < tp.n; ++p) {
     const int o = tp.off[static_cast<std::size_t>(p)];
     const __m256i c = _mm256_set1_epi32(tp.coef[static_cast<std::size_t>(p)]);
@@ -600,31 +614,31 @@ VQM_CPU_AVX2 inline void store16(std::int16_t* p, __m256i lo8, __m256i hi8) noex
 
 // §7.1 for 16 columns at a time (w rounded up): rows[k] = cache slot of tap row k (k = 0..2H, plus one
 // spare for the zero partner); writes the 8 int16 lines at offset H.
-template <bool Split>
-VQM_CPU_AVX2 inline void vertical16_avx2(const std::int16_t* const* rows, std::size_t cs, const tap_pairs& tp,
-                                         const vparams& p, int w, std::int16_t* const* L) noexcept {
+template <int S, bool Split>
+VQM_CPU_AVX2 inline void vertical16_avx2(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
+                                         std::int16_t* const* L) noexcept {
   const __m256i rm = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_mean - 1)));
   const __m128i shm = _mm_cvtsi32_si128(p.sh_mean);
   const __m256i lo16 = _mm256_set1_epi32(0xffff);
   for (int j = 0; j < w; j += 16) {
     const std::size_t o = static_cast<std::size_t>(j + p.H);
     __m256i a, b;
-    vsum16(rows, tp, 0 * cs, j, a, b);
+    vsum16<S>(rows, 0 * cs, j, a, b);
     store16(L[0] + o, _mm256_srl_epi32(_mm256_add_epi32(a, rm), shm), _mm256_srl_epi32(_mm256_add_epi32(b, rm), shm));
-    vsum16(rows, tp, 1 * cs, j, a, b);
+    vsum16<S>(rows, 1 * cs, j, a, b);
     store16(L[1] + o, _mm256_srl_epi32(_mm256_add_epi32(a, rm), shm), _mm256_srl_epi32(_mm256_add_epi32(b, rm), shm));
     for (int q = 0; q < 3; ++q) {
       __m256i v0, v1;
       if constexpr (Split) {
         __m256i h0, h1, l0, l1;
-        vsum16(rows, tp, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
-        vsum16(rows, tp, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
+        vsum16<S>(rows, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
+        vsum16<S>(rows, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
         const __m128i sa = _mm_cvtsi32_si128(16 - p.sh_sq), sb = _mm_cvtsi32_si128(p.sh_sq);
         const __m256i r = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_sq - 1)));
         v0 = _mm256_add_epi32(_mm256_sll_epi32(h0, sa), _mm256_srl_epi32(_mm256_add_epi32(l0, r), sb));
         v1 = _mm256_add_epi32(_mm256_sll_epi32(h1, sa), _mm256_srl_epi32(_mm256_add_epi32(l1, r), sb));
       } else {
-        vsum16(rows, tp, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
+        vsum16<S>(rows, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
       }
       store16(L[2 + 2 * q] + o, _mm256_srli_epi32(v0, 16), _mm256_srli_epi32(v1, 16));
       store16(L[3 + 2 * q] + o, _mm256_and_si256(v0, lo16), _mm256_and_si256(v1, lo16));
@@ -635,8 +649,9 @@ VQM_CPU_AVX2 inline void vertical16_avx2(const std::int16_t* const* rows, std::s
 // §7.2 + §8 for one row: 16 columns at a time, even and odd columns in separate lanes (pmaddwd reads the
 // pair (o, o+1) of output column j at j + o: loading at j0 + o gives the even columns, at j0 + o + 1 the
 // odd ones).
-VQM_CPU_AVX2 inline void horizontal16_avx2(const std::int16_t* const* L, const tap_pairs& tp, int w, double limit,
-                                           sums& out) noexcept {
+template <int S>
+VQM_CPU_AVX2 inline void horizontal16_avx2(const std::int16_t* const* L, int w, double limit, sums& out) noexcept {
+  constexpr tap_pairs tp = pairs_of(S);
   acc_avx2 acc{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
   const __m256d lim = _mm256_set1_pd(limit);
   const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
@@ -647,6 +662,7 @@ VQM_CPU_AVX2 inline void horizontal16_avx2(const std::int16_t* const* L, const t
     __m256i e[8], o[8];
     for (int q = 0; q < 8; ++q) {
       __m256i ae = _mm256_setzero_si256(), ao = _mm256_setzero_si256();
+#pragma GCC unroll 16
       for (int p = 0; p < tp.n; ++p) {
         const std::int16_t* src = L[q] + j + tp.off[static_cast<std::size_t>(p)];
         const __m256i c = _mm256_set1_epi32(tp.coef[static_cast<std::size_t>(p)]);
@@ -721,7 +737,6 @@ template <class T, bool Split>
 inline vif_scale_sums statistics_avx2(const source& X, const source& Y, int s, unsigned bpc, double limit,
                                       const std::uint16_t* stale_r, const std::uint16_t* stale_d, workspace& ws) {
   const auto f = tables::vif_filter_of(s);
-  const tap_pairs tp = pairs_of(s);
   const int H = f.half, w = X.w, h = X.h, n = 2 * H + 1;
   const vparams vp{f.taps, H, s == 0 ? static_cast<int>(bpc) : 16, s == 0 ? 2 * (static_cast<int>(bpc) - 8) : 16};
   constexpr int nq = Split ? 8 : 5;
@@ -764,7 +779,12 @@ inline vif_scale_sums statistics_avx2(const source& X, const source& Y, int s, u
       rows[static_cast<std::size_t>(k)] = c;
     }
     rows[static_cast<std::size_t>(n)] = rows[static_cast<std::size_t>(n - 1)];  // the zero-tap partner
-    vertical16_avx2<Split>(rows.data(), cs, tp, vp, w, L.data());
+    switch (s) {
+      case 0: vertical16_avx2<0, Split>(rows.data(), cs, vp, w, L.data()); break;
+      case 1: vertical16_avx2<1, Split>(rows.data(), cs, vp, w, L.data()); break;
+      case 2: vertical16_avx2<2, Split>(rows.data(), cs, vp, w, L.data()); break;
+      default: vertical16_avx2<3, Split>(rows.data(), cs, vp, w, L.data()); break;
+    }
     for (int q = 0; q < 8; ++q) {
       std::int16_t* l = L[static_cast<std::size_t>(q)];
       for (int p = 1; p <= H; ++p) {
@@ -780,7 +800,12 @@ inline vif_scale_sums statistics_avx2(const source& X, const source& Y, int s, u
         }
       }
     }
-    horizontal16_avx2(L.data(), tp, w, limit, acc);
+    switch (s) {
+      case 0: horizontal16_avx2<0>(L.data(), w, limit, acc); break;
+      case 1: horizontal16_avx2<1>(L.data(), w, limit, acc); break;
+      case 2: horizontal16_avx2<2>(L.data(), w, limit, acc); break;
+      default: horizontal16_avx2<3>(L.data(), w, limit, acc); break;
+    }
   }
   const std::size_t used = static_cast<std::size_t>(w + 2 * H);
   ws.carry.resize(8 * used);
