@@ -37,7 +37,7 @@ struct workspace {
   std::vector<i32> rst32[3], add32[3];        // scales 1..3
   std::vector<i32> fsum[2], cen[2];           // masker Σ_b F_b and Σ_b centre term: [0] DLM (from add), [1] AIM (from rst)
   std::vector<i32> vsum, thr;                 // threshold rows
-  std::vector<int> idx;                       // index table rows
+  std::vector<i64> flags;                     // angle flags of one row (scales >= 1), all-ones / zero
 };
 
 template <class V>
@@ -190,6 +190,84 @@ VQM_CPU_INLINE bool angle_flag_i(i64 oh, i64 ov, i64 th, i64 tv) noexcept {
   return p >= 0.0 && p * p >= (T::cos1_sq * o) * t;
 }
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+using vd4 = double __attribute__((vector_size(32)));
+using vl4 = std::int64_t __attribute__((vector_size(32)));
+using vi4 = std::int32_t __attribute__((vector_size(16)));
+using vu4i = std::uint32_t __attribute__((vector_size(16)));
+
+VQM_CPU_INLINE vd4 load4(const i16* p) noexcept {
+  return __builtin_convertvector((vi4{p[0], p[1], p[2], p[3]}), vd4);
+}
+VQM_CPU_INLINE vd4 vtrunc(vd4 x) noexcept {  // |x| < 2^31
+  return __builtin_convertvector(__builtin_convertvector(x, vi4), vd4);
+}
+VQM_CPU_INLINE vd4 vsel(vl4 m, vd4 a, vd4 b) noexcept {  // m lanes all-ones / zero
+  return reinterpret_cast<vd4>((m & reinterpret_cast<vl4>(a)) | (~m & reinterpret_cast<vl4>(b)));
+}
+
+// decouple0 on four positions at once (same operations, lane by lane).
+VQM_CPU_INLINE vd4 decouple0_v(vd4 o, vd4 t, vl4 flag, double egl) noexcept {
+  const vd4 zero = {0, 0, 0, 0};
+  const vd4 m = vsel(o < zero, -o, o);
+  const vl4 mz = m == zero;
+  const vd4 one = {1, 1, 1, 1};
+  const vd4 dm = vtrunc(1073741824.0 / vsel(mz, one, m));
+  const vd4 ts = vsel(o < zero, -t, t);
+  vd4 x = (dm * ts + 16384.0) * (1.0 / 32768.0);
+  x = vsel(x < -1.0, zero - 1.0, x);
+  x = vsel(x > 32769.0, zero + 32769.0, x);
+  vd4 k = vtrunc(x + 2.0) - 2.0;
+  k = vsel(k < zero, zero, k);
+  k = vsel(k > 32768.0, zero + 32768.0, k);
+  k = vsel(mz, zero + 32768.0, k);
+  const vd4 r = vtrunc((k * o + 16384.0) * (1.0 / 32768.0) + 65536.0) - 65536.0;
+  const vd4 xe = r * egl;
+  const vd4 sel = vsel(o > zero, vsel(xe < t, xe, t), vsel(xe > t, xe, t));
+  const vl4 apply = flag & (k > zero) & ~mz;
+  return vsel(apply, vtrunc(sel), r);
+}
+
+VQM_CPU_INLINE vl4 angle_flag_v(vd4 oh, vd4 ov, vd4 th, vd4 tv) noexcept {
+  using vf4 = float __attribute__((vector_size(16)));
+  const vd4 p = __builtin_convertvector(__builtin_convertvector(oh * th + ov * tv, vf4), vd4) / 4096.0;
+  const vd4 o = __builtin_convertvector(__builtin_convertvector(oh * oh + ov * ov, vf4), vd4) / 4096.0;
+  const vd4 t = __builtin_convertvector(__builtin_convertvector(th * th + tv * tv, vf4), vd4) / 4096.0;
+  const vd4 zero = {0, 0, 0, 0};
+  return (p >= zero) & (p * p >= (T::cos1_sq * o) * t);
+}
+
+// One row of scale-0 decoupling over columns [c0, c1).
+VQM_CPU_INLINE void decouple0_row(const i16* const ob[3], const i16* const tb[3], i16* const rst[3], i16* const add[3],
+                                  int c0, int c1, double egl) noexcept {
+  int j = c0;
+  for (; j + 4 <= c1; j += 4) {
+    const vd4 oh = load4(ob[0] + j), ov = load4(ob[1] + j), th = load4(tb[0] + j), tv = load4(tb[1] + j);
+    const vl4 flag = angle_flag_v(oh, ov, th, tv);
+    const vd4 r[3] = {decouple0_v(oh, th, flag, egl), decouple0_v(ov, tv, flag, egl),
+                      decouple0_v(load4(ob[2] + j), load4(tb[2] + j), flag, egl)};
+    for (int b = 0; b < 3; ++b) {
+      using vs4 = std::int16_t __attribute__((vector_size(8)));
+      const vi4 ri = __builtin_convertvector(r[b], vi4);
+      const vi4 ti = vi4{tb[b][j], tb[b][j + 1], tb[b][j + 2], tb[b][j + 3]};
+      const vs4 rs = __builtin_convertvector(ri, vs4), as = __builtin_convertvector(ti - ri, vs4);
+      std::memcpy(rst[b] + j, &rs, sizeof rs);
+      std::memcpy(add[b] + j, &as, sizeof as);
+    }
+  }
+  for (; j < c1; ++j) {
+    const double doh = ob[0][j], dov = ob[1][j], dth = tb[0][j], dtv = tb[1][j];
+    const bool flag = angle_flag_d(doh, dov, dth, dtv);
+    for (int b = 0; b < 3; ++b) {
+      const i32 r = decouple0(ob[b][j], tb[b][j], flag, egl);
+      rst[b][j] = static_cast<i16>(r);
+      add[b][j] = static_cast<i16>(tb[b][j] - r);
+    }
+  }
+}
+#pragma GCC diagnostic pop
+
 // Scales 1..3, one band (int64, exact as the SPEC).
 VQM_CPU_INLINE i32 decouple_s(i64 o, i64 t, bool flag, double egl) noexcept {
   i64 k = 32768;
@@ -211,6 +289,103 @@ VQM_CPU_INLINE i32 decouple_s(i64 o, i64 t, bool flag, double egl) noexcept {
   }
   return rst;
 }
+
+// ---- 4-lane int64 helpers for scales 1..3 (GCC vector extensions; exact integer semantics) ----
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+using vu4 = std::uint64_t __attribute__((vector_size(32)));
+
+VQM_CPU_INLINE vl4 load4(const i32* p) noexcept { return vl4{p[0], p[1], p[2], p[3]}; }
+VQM_CPU_INLINE vu4 splatu(u64 v) noexcept { return vu4{v, v, v, v}; }
+VQM_CPU_INLINE vl4 splatl(i64 v) noexcept { return vl4{v, v, v, v}; }
+VQM_CPU_INLINE vl4 lsel(vl4 m, vl4 a, vl4 b) noexcept { return (m & a) | (~m & b); }  // m lanes all-ones / zero
+#if VQM_CPU_X86 && !defined(__clang__)
+#define VQM_ADM_MUL_AVX2 1
+// GCC: the AVX2 widening multiplies as separate target("avx2") functions, inlined into the AVX2 kernel.
+__attribute__((target("avx2"))) inline vu4 mul_u32_avx2(vu4 a, vu4 b) noexcept {
+  return reinterpret_cast<vu4>(_mm256_mul_epu32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
+}
+__attribute__((target("avx2"))) inline vl4 mul_i32_avx2(vl4 a, vl4 b) noexcept {
+  return reinterpret_cast<vl4>(_mm256_mul_epi32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
+}
+#endif
+// a·b for 0 <= a, b < 2^32 (full 64-bit product). Avx2: only inside a VQM_CPU_AVX2 kernel.
+template <bool Avx2>
+VQM_CPU_INLINE vu4 mul_u32(vu4 a, vu4 b) noexcept {
+#ifdef VQM_ADM_MUL_AVX2
+  if constexpr (Avx2) return mul_u32_avx2(a, b);
+#endif
+  return a * b;
+}
+// a·b for a, b in the int32 range (full 64-bit product).
+template <bool Avx2>
+VQM_CPU_INLINE vl4 mul_i32(vl4 a, vl4 b) noexcept {
+#ifdef VQM_ADM_MUL_AVX2
+  if constexpr (Avx2) return mul_i32_avx2(a, b);
+#endif
+  return a * b;
+}
+// floor(v / 2^n) per lane for |v| < 2^62 (n may differ per lane, 0..62).
+VQM_CPU_INLINE vl4 asr(vl4 v, vu4 n) noexcept {
+  const vu4 bias = splatu(u64{1} << 62);
+  return reinterpret_cast<vl4>((reinterpret_cast<vu4>(v) + bias) >> n) - reinterpret_cast<vl4>(bias >> n);
+}
+// sign-extend the low 32 bits (wrap32)
+VQM_CPU_INLINE vl4 wrap32v(vl4 v) noexcept { return __builtin_convertvector(__builtin_convertvector(v, vi4), vl4); }
+VQM_CPU_INLINE vl4 absl(vl4 v) noexcept { return lsel(v < 0, -v, v); }
+// exact double of 0 <= v < 2^52
+VQM_CPU_INLINE vd4 u2d(vu4 v) noexcept {
+  const vu4 magic = splatu(0x4330000000000000ull);
+  return reinterpret_cast<vd4>(v | magic) - 4503599627370496.0;
+}
+
+// §8 / §9.3 c = wrap32((x·irf + 2^27) >> 28) for int32 x, irf < 2^32 (|x·irf| < 2^63: computed on |x|).
+template <bool Avx2>
+VQM_CPU_INLINE vl4 csf_c(vl4 x, u32 irf) noexcept {
+  const vl4 neg = x < 0;
+  const vu4 u = mul_u32<Avx2>(reinterpret_cast<vu4>(absl(x)), splatu(irf));
+  const vl4 pos = reinterpret_cast<vl4>((u + (u64{1} << 27)) >> 28);
+  const vl4 ngv = -reinterpret_cast<vl4>((u + ((u64{1} << 27) - 1)) >> 28);
+  return wrap32v(lsel(neg, ngv, pos));
+}
+// wrap32((mul·|c| − 2^31) >> 32) for |c| <= 2^31, mul < 2^29 (§8 / §9.1 scales 1..3).
+template <bool Avx2>
+VQM_CPU_INLINE vl4 filt(vl4 ac, i64 mul) noexcept {
+  const vl4 prod = reinterpret_cast<vl4>(mul_u32<Avx2>(reinterpret_cast<vu4>(ac), splatu(static_cast<u64>(mul))));
+  return wrap32v(asr(prod - splatl(i64{1} << 31), splatu(32)));
+}
+
+// §7 scales 1..3 on four positions; flag lanes are all-ones or zero. Returns rst (int32).
+template <bool Avx2>
+VQM_CPU_INLINE vi4 decouple_s_v(vl4 o, vl4 t, vl4 flag, double egl) noexcept {
+  const vl4 neg = o < 0, oz = o == 0;
+  const vu4 ab = reinterpret_cast<vu4>(absl(o));  // <= 2^31
+  const vl4 ex = reinterpret_cast<vl4>(reinterpret_cast<vu4>(u2d(ab)) >> 52) - 1023;  // floor(log2 ab), ab >= 1
+  vl4 e = ex + 1 - 15;
+  e = lsel(e < 0, splatl(0), e);
+  const vu4 eu = reinterpret_cast<vu4>(e);
+  const vu4 m = (ab + ((splatu(1) << eu) >> 1)) >> eu;  // in [0, 32768]
+  vd4 md = u2d(m);
+  md = vsel(reinterpret_cast<vl4>(m) == 0, vd4{1, 1, 1, 1}, md);
+  const vd4 qd = 1073741824.0 / md;  // correctly rounded; trunc(qd) = D(m)
+  vu4 dn = reinterpret_cast<vu4>(qd + 4503599627370496.0) - splatu(0x4330000000000000ull);  // round to nearest
+  dn = dn + reinterpret_cast<vu4>(reinterpret_cast<vl4>(mul_u32<Avx2>(dn, m) > splatu(u64{1} << 30)));  // −1 where too big
+  vl4 pr = mul_i32<Avx2>(reinterpret_cast<vl4>(dn), t);
+  pr = lsel(neg, -pr, pr);
+  vl4 k = asr(pr + reinterpret_cast<vl4>(splatu(1) << (eu + 14)), eu + 15);
+  k = lsel(k < 0, splatl(0), k);
+  k = lsel(k > 32768, splatl(32768), k);
+  k = lsel(oz, splatl(32768), k);
+  const vi4 r = __builtin_convertvector(asr(mul_i32<Avx2>(k, o) + 16384, splatu(15)), vi4);  // wrap32
+  const vd4 rd = __builtin_convertvector(r, vd4);
+  const vd4 td = __builtin_convertvector(__builtin_convertvector(t, vi4), vd4);
+  const vd4 xe = rd * egl;
+  const vl4 opos = o > 0;
+  const vd4 sel = vsel(opos, vsel(xe < td, xe, td), vsel(xe > td, xe, td));
+  const vl4 apply = flag & (k > 0) & ~oz;
+  return __builtin_convertvector(vsel(apply, sel, rd), vi4);
+}
+#pragma GCC diagnostic pop
 
 // ---- region bookkeeping ----
 struct span {
@@ -258,10 +433,22 @@ VQM_CPU_INLINE i64 masked_row0(const i16* y, const i32* thr, int L, int R, u32 i
 }
 
 // Same for scales 1..3 (§9.3) with int32 band values.
+template <bool Avx2>
 VQM_CPU_INLINE i64 masked_row_s(const i32* y, const i32* thr, int L, int R, u32 irf, int cs) noexcept {
   i64 sum = 0;
   const i64 rnd = i64{1} << (cs - 1);
-  for (int j = L; j < R; ++j) {
+  int j = L;
+  vl4 acc = splatl(0);
+  for (; j + 4 <= R; j += 4) {
+    const vl4 xs = csf_c<Avx2>(load4(y + j), irf);
+    const vl4 ax = absl(xs);  // <= 2^31
+    vl4 x = wrap32v(ax - load4(thr + j));
+    x = lsel(x < 0, splatl(0), x);
+    const vl4 x2 = wrap32v(reinterpret_cast<vl4>((mul_u32<Avx2>(reinterpret_cast<vu4>(x), reinterpret_cast<vu4>(x)) + (u64{1} << 29)) >> 30));
+    acc += asr(mul_i32<Avx2>(x2, x) + rnd, splatu(static_cast<u64>(cs)));
+  }
+  sum = acc[0] + acc[1] + acc[2] + acc[3];
+  for (; j < R; ++j) {
     const i32 xs = static_cast<i32>(static_cast<u32>((static_cast<i64>(y[j]) * static_cast<i64>(irf) + (i64{1} << 27)) >> 28));
     const u32 ax = xs < 0 ? 0u - static_cast<u32>(xs) : static_cast<u32>(xs);
     i32 x = static_cast<i32>(ax - static_cast<u32>(thr[j]));
@@ -287,22 +474,11 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
   // decouple + CSF over the extended region
   for (int i = e.r0; i < e.r1; ++i) {
     const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
-    const i16 *oh = ob[0] + o, *ov = ob[1] + o, *od = ob[2] + o, *th = tb[0] + o, *tv = tb[1] + o, *td = tb[2] + o;
-    i16 *rh = ws.rst16[0].data() + o, *rv = ws.rst16[1].data() + o, *rd = ws.rst16[2].data() + o;
-    i16 *ah = ws.add16[0].data() + o, *av = ws.add16[1].data() + o, *ad = ws.add16[2].data() + o;
-    for (int j = e.c0; j < e.c1; ++j) {
-      const double doh = oh[j], dov = ov[j], dod = od[j], dth = th[j], dtv = tv[j], dtd = td[j];
-      const bool flag = angle_flag_d(doh, dov, dth, dtv);
-      const i32 r0 = decouple0(doh, dth, flag, egl);
-      const i32 r1 = decouple0(dov, dtv, flag, egl);
-      const i32 r2 = decouple0(dod, dtd, flag, egl);
-      rh[j] = static_cast<i16>(r0);
-      rv[j] = static_cast<i16>(r1);
-      rd[j] = static_cast<i16>(r2);
-      ah[j] = static_cast<i16>(th[j] - r0);
-      av[j] = static_cast<i16>(tv[j] - r1);
-      ad[j] = static_cast<i16>(td[j] - r2);
-    }
+    const i16* const orow[3] = {ob[0] + o, ob[1] + o, ob[2] + o};
+    const i16* const trow[3] = {tb[0] + o, tb[1] + o, tb[2] + o};
+    i16* const rrow[3] = {ws.rst16[0].data() + o, ws.rst16[1].data() + o, ws.rst16[2].data() + o};
+    i16* const arow[3] = {ws.add16[0].data() + o, ws.add16[1].data() + o, ws.add16[2].data() + o};
+    decouple0_row(orow, trow, rrow, arow, e.c0, e.c1, egl);
     // CSF (§8) and the masker sums for DLM (from add, m = 0) and AIM (from rst, m = 1)
     for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
       const i16* x0 = (m == 0 ? ws.add16 : ws.rst16)[0].data() + o;
@@ -364,6 +540,7 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
 }
 
 // ---- scales 1..3 scoring ----
+template <bool Avx2>
 VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_request& q, adm_partials& out) noexcept {
   const auto g = T::inner_region(w, h);
   const auto e = extended(g, w, h);
@@ -375,31 +552,60 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
   const double egl = q.enhn_gain_limit;
   const u32* irf = q.irf[s - 1];
 
+  grow(ws.flags, static_cast<std::size_t>(w));
+  i64* flags = ws.flags.data();
   for (int i = e.r0; i < e.r1; ++i) {
     const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
-    for (int j = e.c0; j < e.c1; ++j) {
-      const bool flag = angle_flag_i(ob[0][o + j], ob[1][o + j], tb[0][o + j], tb[1][o + j]);
+    const i32* const orow[3] = {ob[0] + o, ob[1] + o, ob[2] + o};
+    const i32* const trow[3] = {tb[0] + o, tb[1] + o, tb[2] + o};
+    i32* const rrow[3] = {ws.rst32[0].data() + o, ws.rst32[1].data() + o, ws.rst32[2].data() + o};
+    i32* const arow[3] = {ws.add32[0].data() + o, ws.add32[1].data() + o, ws.add32[2].data() + o};
+    for (int j = e.c0; j < e.c1; ++j)
+      flags[j] = angle_flag_i(orow[0][j], orow[1][j], trow[0][j], trow[1][j]) ? -1 : 0;
+    int j = e.c0;
+    for (; j + 4 <= e.c1; j += 4) {
+      const vl4 fl = vl4{flags[j], flags[j + 1], flags[j + 2], flags[j + 3]};
       for (int b = 0; b < 3; ++b) {
-        const i32 t = tb[b][o + j];
-        const i32 rst = decouple_s(ob[b][o + j], t, flag, egl);
-        ws.rst32[b][static_cast<std::size_t>(o + j)] = rst;
-        ws.add32[b][static_cast<std::size_t>(o + j)] = static_cast<i32>(static_cast<u32>(t) - static_cast<u32>(rst));
+        const vl4 t = load4(trow[b] + j);
+        const vi4 r = decouple_s_v<Avx2>(load4(orow[b] + j), t, fl, egl);
+        const vi4 a = reinterpret_cast<vi4>(reinterpret_cast<vu4i>(__builtin_convertvector(t, vi4)) - reinterpret_cast<vu4i>(r));
+        std::memcpy(rrow[b] + j, &r, sizeof r);
+        std::memcpy(arow[b] + j, &a, sizeof a);
       }
     }
+    for (; j < e.c1; ++j)
+      for (int b = 0; b < 3; ++b) {
+        const i32 t = trow[b][j];
+        const i32 rst = decouple_s(orow[b][j], t, flags[j] != 0, egl);
+        rrow[b][j] = rst;
+        arow[b][j] = static_cast<i32>(static_cast<u32>(t) - static_cast<u32>(rst));
+      }
     for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
       const auto& xs = m == 0 ? ws.add32 : ws.rst32;
       i32* fs = ws.fsum[m].data() + o;
       i32* ce = ws.cen[m].data() + o;
-      for (int j = e.c0; j < e.c1; ++j) {
+      int jj = e.c0;
+      for (; jj + 4 <= e.c1; jj += 4) {
+        vl4 f = splatl(0), c = splatl(0);
+        for (int b = 0; b < 3; ++b) {
+          const vl4 ac = absl(csf_c<Avx2>(load4(xs[b].data() + o + jj), irf[b]));
+          f += filt<Avx2>(ac, T::f30_s);
+          c += filt<Avx2>(ac, T::f15_s);
+        }
+        const vi4 fi = __builtin_convertvector(f, vi4), ci = __builtin_convertvector(c, vi4);
+        std::memcpy(fs + jj, &fi, sizeof fi);
+        std::memcpy(ce + jj, &ci, sizeof ci);
+      }
+      for (; jj < e.c1; ++jj) {
         u32 f = 0, c = 0;
         for (int b = 0; b < 3; ++b) {
-          const i64 cv = static_cast<i32>(static_cast<u32>((static_cast<i64>(xs[b][static_cast<std::size_t>(o + j)]) * static_cast<i64>(irf[b]) + (i64{1} << 27)) >> 28));
+          const i64 cv = static_cast<i32>(static_cast<u32>((static_cast<i64>(xs[b][static_cast<std::size_t>(o + jj)]) * static_cast<i64>(irf[b]) + (i64{1} << 27)) >> 28));
           const i64 ac = cv < 0 ? -cv : cv;
           f += static_cast<u32>((T::f30_s * ac + T::quirk_round) >> 32);
           c += static_cast<u32>((T::f15_s * ac + T::quirk_round) >> 32);
         }
-        fs[j] = static_cast<i32>(f);
-        ce[j] = static_cast<i32>(c);
+        fs[jj] = static_cast<i32>(f);
+        ce[jj] = static_cast<i32>(c);
       }
     }
   }
@@ -436,13 +642,14 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
       threshold_row(ws.fsum[m].data(), ws.cen[m].data(), w, h, i, g, ws.vsum.data(), ws.thr.data());
       const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
       for (int b = 0; b < 3; ++b)
-        acc[b] += (masked_row_s(ys[b].data() + o, ws.thr.data(), g.left, g.right, irf[b], cs) + rr) >> r;
+        acc[b] += (masked_row_s<Avx2>(ys[b].data() + o, ws.thr.data(), g.left, g.right, irf[b], cs) + rr) >> r;
     }
     auto& dst = m == 0 ? out.dlm[s] : out.aim[s];
     for (int b = 0; b < 3; ++b) dst[b] = acc[b];
   }
 }
 
+template <bool Avx2>
 VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q,
                                 workspace& ws) noexcept {
   adm_partials out;
@@ -475,7 +682,7 @@ VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, un
             ws.b32[4 * p + 3].data());
     w = nw;
     h = nh;
-    score_s(ws, s, w, h, q, out);
+    score_s<Avx2>(ws, s, w, h, q, out);
     if (s < 3)
       for (int p = 0; p < 2; ++p) std::copy_n(ws.b32[4 * p].data(), n, ws.a32[p].data());
   }
@@ -485,12 +692,12 @@ VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, un
 #if VQM_CPU_X86
 VQM_CPU_AVX2 inline adm_partials run_avx2(const plane_view& ref, const plane_view& dis, unsigned bpc,
                                           const adm_request& q, workspace& ws) noexcept {
-  return run(ref, dis, bpc, q, ws);
+  return run<true>(ref, dis, bpc, q, ws);
 }
 #endif
 [[gnu::flatten]] inline adm_partials run_base(const plane_view& ref, const plane_view& dis, unsigned bpc,
                                               const adm_request& q, workspace& ws) noexcept {
-  return run(ref, dis, bpc, q, ws);
+  return run<false>(ref, dis, bpc, q, ws);
 }
 
 }  // namespace adm_detail
