@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -357,6 +358,34 @@ TEST_F(harm, write_errors_are_reported) {
   struct stat st {};
   ASSERT_EQ(::lstat(full.c_str(), &st), 0);
   EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+// A full file system: the error says so (not "No such file or directory"), the old file stays, no temp.
+TEST_F(harm, full_file_system_is_reported_and_leaves_the_old_file) {
+  const auto mnt = path("small");
+  fs::create_directories(mnt);
+  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k") != 0)
+    GTEST_SKIP() << "cannot mount a small tmpfs here (" << std::strerror(errno) << "; needs root/CAP_SYS_ADMIN)";
+  struct unmount {
+    std::string at;
+    ~unmount() { ::umount2(at.c_str(), MNT_DETACH); }
+  } guard{mnt};
+  spit(mnt + "/out.json", "previous");
+  {
+    const int fd = ::open((mnt + "/filler").c_str(), O_WRONLY | O_CREAT, 0644);
+    ASSERT_GE(fd, 0);
+    const std::string block(4096, 'x');
+    while (::write(fd, block.data(), block.size()) > 0) {
+    }
+    ::close(fd);
+  }
+  const auto r = vqm(J({"-r", ast_ref, "-d", ast_dis, "-o", mnt + "/out.json"}));
+  expect_error(r, {mnt + "/out.json", "No space left on device"});
+  EXPECT_EQ(slurp(mnt + "/out.json"), "previous");
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(mnt)) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"filler", "out.json"}));
 }
 
 // ---------------------------------------------------------------------------------------------------
