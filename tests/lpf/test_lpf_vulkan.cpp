@@ -93,8 +93,9 @@ TEST(LpfVulkan, LineMajorMappingOnSharedContext) {
 TEST(LpfVulkan, CallersDeviceThroughImportedContext) {
   VQM_REQUIRE_GPU();
   const vqm::vulkan::context& owner = g->context();
-  auto borrowed = std::make_shared<vqm::vulkan::context>(owner.instance(), owner.physical_device(), owner.device(),
-                                                         owner.queue_family());
+  auto borrowed = std::make_shared<vqm::vulkan::context>(vqm::vulkan::borrowed_device{
+      .instance = owner.instance(), .physical_device = owner.physical_device(), .device = owner.device(),
+      .queue_family = owner.queue_family()});
   EXPECT_FALSE(borrowed->owns_device());
   {
     vulkan_backend b(borrowed);

@@ -53,8 +53,11 @@ TEST(VulkanBackend, MismatchedPairIsRejected) {
 TEST(VulkanBackend, MissingDeviceFeaturesAreNamed) {
   VQM_REQUIRE_VULKAN(ctx);
   VkPhysicalDeviceFeatures2 none{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  auto borrowed = std::make_shared<vulkan::context>(ctx->instance(), ctx->physical_device(), ctx->device(),
-                                                    ctx->queue_family(), 0, nullptr, &none);
+  auto borrowed = std::make_shared<vulkan::context>(vulkan::borrowed_device{.instance = ctx->instance(),
+                                                                            .physical_device = ctx->physical_device(),
+                                                                            .device = ctx->device(),
+                                                                            .queue_family = ctx->queue_family(),
+                                                                            .enabled_features = &none});
   EXPECT_FALSE(borrowed->owns_device());
   EXPECT_FALSE(borrowed->has_float64());
   Vulkan v(borrowed);
@@ -82,8 +85,10 @@ TEST(VulkanBackend, BorrowedDeviceGivesTheSameNumbers) {
   VQM_REQUIRE_VULKAN(ctx);
   const auto a = read_all(fixture(pair_ref)).front(), b = read_all(fixture(pair_dis)).front();
   Vulkan own(ctx);
-  Vulkan lent(std::make_shared<vulkan::context>(ctx->instance(), ctx->physical_device(), ctx->device(),
-                                                ctx->queue_family()));
+  Vulkan lent(std::make_shared<vulkan::context>(vulkan::borrowed_device{.instance = ctx->instance(),
+                                                                        .physical_device = ctx->physical_device(),
+                                                                        .device = ctx->device(),
+                                                                        .queue_family = ctx->queue_family()}));
   EXPECT_EQ(run_all(own, a, b, own.frames_in_flight()), run_all(lent, a, b, 1));
 }
 

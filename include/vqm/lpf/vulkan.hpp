@@ -54,7 +54,8 @@ class vulkan_backend {
   explicit vulkan_backend(vulkan_options o = {})
       : vulkan_backend(std::make_shared<vulkan::context>(o.context), std::move(o)) {}
   // Runs on a shared context, e.g. one borrowing the caller's device and queue:
-  //   auto ctx = std::make_shared<vqm::vulkan::context>(instance, physical, device, queue_family);
+  //   auto ctx = std::make_shared<vqm::vulkan::context>(vqm::vulkan::borrowed_device{
+  //       .instance = instance, .physical_device = physical, .device = device, .queue_family = family});
   // The device needs storageBuffer8BitAccess (8-bit planes) / storageBuffer16BitAccess (16-bit planes).
   explicit vulkan_backend(std::shared_ptr<const vulkan::context> ctx, vulkan_options o = {})
       : opt_(std::move(o)), ctx_(std::move(ctx)) {

@@ -144,8 +144,7 @@ struct dispatch {
 };
 
 inline constexpr const char* no_loader_message =
-    "no Vulkan loader (libvulkan.so.1) found: install libvulkan1 and a driver (e.g. mesa-vulkan-drivers), or use "
-    "--backend cpu";
+    "no Vulkan loader (libvulkan.so.1) found: install libvulkan1 and a driver (e.g. mesa-vulkan-drivers)";
 
 // Opens a loader library (not cached; the process-wide one is loader()). Throws backend_unavailable.
 [[nodiscard]] inline PFN_vkGetInstanceProcAddr open_loader(const char* path) {
