@@ -184,8 +184,9 @@ inline vif_scale_sums statistics(const image& x, const image& y, int s, unsigned
         out.den_log += log2_q11(tables::vif_sigma_nsq + s1) - 17 * 2048;
         if (s12 > 0 && s2 > 0) {
           double g = static_cast<double>(s12) / rounded(static_cast<double>(s1) + tables::vif_eps);
-          std::int32_t sv =
-              static_cast<std::int32_t>(static_cast<double>(s2) - rounded(g * static_cast<double>(s12)));
+          // trunc_to_int32; the value is in range on valid input (the clamp only keeps invalid input defined)
+          const double t = static_cast<double>(s2) - rounded(g * static_cast<double>(s12));
+          std::int32_t sv = static_cast<std::int32_t>(t < -2147483648.0 ? -2147483648.0 : t);
           if (sv < 0) sv = 0;
           g = g < limit ? g : limit;
           const std::int64_t n1 = std::int64_t{sv} + tables::vif_sigma_nsq;
