@@ -8,9 +8,10 @@
 #include "vqm/vulkan/engines/psnr.hpp"
 #include "vqm/vulkan/engines/psnr_hvs.hpp"
 #include "vqm/vulkan/engines/ssim.hpp"
+#include "vqm/vulkan/engines/vif.hpp"
 
 namespace vqm::vulkan {
 
-struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine {};
+struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine, vif_engine {};
 
 }  // namespace vqm::vulkan

@@ -1,0 +1,166 @@
+// Integer VIF statistics of one scale (SPEC-vmaf Part I §7, §8): one workgroup per 16×16 tile. Phase 1 runs
+// the vertical pass (§7.1) for the tile's rows over its columns widened by HALF on each side (folded per
+// §4.1, or the stale values of §4.3 on one-pixel axes) into shared memory, rounded to the per-scale formats;
+// phase 2 runs the horizontal pass (§7.2), the moments (§7.3) and the per-pixel contribution (§8) with its
+// double arithmetic (every operation rounded on its own, a correctly rounded division), and the four exact
+// integer sums of the tile go to `partial` (reduce_u64 adds the tiles).
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+
+#include "metrics_common.glsl"
+#include "vif_common.glsl"
+#include "vif_div.glsl"
+
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(std430, set = 0, binding = 1) writeonly buffer partial_buf { uint64_t partial[]; };
+layout(std430, set = 0, binding = 3) readonly buffer table_buf { uint log_table[]; };  // T[32768..65535], uint16 pairs
+
+layout(constant_id = 19) const double EPS = 0.0;  // tables::vif_eps
+layout(constant_id = 20) const int NSQ = 0;       // tables::vif_sigma_nsq
+
+layout(push_constant) uniform push_t {
+  double limit;          // vif_enhn_gain_limit
+  uint in_off[2];        // this scale's images (see image_at)
+  uint stride;
+  uint w, h;
+  uint bpc;
+  uint prev_off[2];      // §4.3 one row: the scale-(SCALE−1) images in the pyramid, row length prev_w
+  uint prev_w;
+  uint stale_off;        // §4.3 one column: [scale][quantity][column 0..3] last-row vertical values
+  uint partial_base;
+  uint groups;
+} pc;
+
+const uint TW = 16u, TH = 16u, NCOL = 32u;  // tile, and its widest shared row (TW + 2·8)
+
+shared uint line[5][NCOL * TH];
+shared uint64_t red[256];
+
+// §9: LOG(x) = T[x >> k] + 2048·k, k = bit length − 16, for x ≥ 2^17.
+int log2_q11(uint64_t x) {
+  const uint hi = uint(x >> 32);
+  const int bits = hi != 0u ? 33 + findMSB(hi) : 1 + findMSB(uint(x));
+  const int k = bits - 16;
+  const uint e = uint(x >> k) - 32768u;
+  return int(bitfieldExtract(log_table[e >> 1], int((e & 1u) * 16u), 16)) + 2048 * k;
+}
+
+void main() {
+  const uint lid = gl_LocalInvocationIndex;
+  const uint x0 = gl_WorkGroupID.x * TW, y0 = gl_WorkGroupID.y * TH;
+  const uint w = pc.w, h = pc.h;
+  const uint ncol = TW + 2u * uint(HALF);
+  const uint sh_mean = SCALE == 0u ? pc.bpc : 16u;
+  const uint sh_sq = SCALE == 0u ? 2u * (pc.bpc - 8u) : 16u;
+
+  // Phase 1: the vertical pass, rows y0.., columns x0 − HALF .. x0 + TW + HALF − 1 (unfolded positions).
+  for (uint idx = lid; idx < ncol * TH; idx += 256u) {
+    const uint r = idx / ncol, cc = idx % ncol;
+    const uint i = y0 + r;
+    const int p = int(x0) - HALF + int(cc);
+    uint v[5] = uint[5](0u, 0u, 0u, 0u, 0u);
+    if (i < h) {
+      if (w == 1u && p != 0) {
+        // §4.3 one column: positions ±f take the last-row line of the previous scale at position f.
+        const uint col = fold(abs(p), pc.prev_w);
+        for (uint q = 0u; q < 5u; ++q) v[q] = pyr[pc.stale_off + ((SCALE - 1u) * 5u + q) * 4u + col];
+      } else {
+        const uint j = fold(p, w);
+        uint am = 0u, an = 0u;
+        uint64_t axx = 0ul, ayy = 0ul, axy = 0ul;
+        for (int k = 0; k <= 2 * HALF; ++k) {
+          const int rr = int(i) - HALF + k;
+          uint a, b;
+          if (h >= 2u || rr == 0) {
+            const uint row = fold(rr, h);
+            a = image_at(pc.in_off[0], pc.stride, j, row, pc.bpc);
+            b = image_at(pc.in_off[1], pc.stride, j, row, pc.bpc);
+          } else {  // §4.3 one row: rows ±1 are row 1 of the previous scale's image
+            a = pyr[pc.prev_off[0] + pc.prev_w + j];
+            b = pyr[pc.prev_off[1] + pc.prev_w + j];
+          }
+          const uint c = tap(k);
+          am += c * a;
+          an += c * b;
+          axx += uint64_t(c) * uint64_t(a * a);
+          ayy += uint64_t(c) * uint64_t(b * b);
+          axy += uint64_t(c) * uint64_t(a * b);
+        }
+        v[0] = rs32(am, sh_mean);
+        v[1] = rs32(an, sh_mean);
+        const uint64_t half_sq = sh_sq > 0u ? (1ul << (sh_sq - 1u)) : 0ul;
+        v[2] = uint((axx + half_sq) >> sh_sq);
+        v[3] = uint((ayy + half_sq) >> sh_sq);
+        v[4] = uint((axy + half_sq) >> sh_sq);
+        // What the next scale's §4.3 one-column rule reads: this scale's last-row line, columns 0..3.
+        if (SCALE < 3u && i == h - 1u && p >= 0 && p < 4)
+          for (uint q = 0u; q < 5u; ++q) pyr[pc.stale_off + (SCALE * 5u + q) * 4u + uint(p)] = v[q];
+      }
+    }
+    for (uint q = 0u; q < 5u; ++q) line[q][r * ncol + cc] = v[q];
+  }
+  barrier();
+
+  // Phase 2: one output position per thread.
+  uint64_t sums[4] = uint64_t[4](0ul, 0ul, 0ul, 0ul);  // NL, DL, NN, DN
+  const uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
+  if (x0 + tx < w && y0 + ty < h) {
+    uint mu1 = 0u, mu2 = 0u;
+    uint64_t sxx = 0ul, syy = 0ul, sxy = 0ul;
+    for (int k = 0; k <= 2 * HALF; ++k) {
+      const uint at = ty * ncol + tx + uint(k);
+      const uint c = tap(k);
+      mu1 += c * line[0][at];
+      mu2 += c * line[1][at];
+      sxx += uint64_t(c) * uint64_t(line[2][at]);
+      syy += uint64_t(c) * uint64_t(line[3][at]);
+      sxy += uint64_t(c) * uint64_t(line[4][at]);
+    }
+    const uint xx = uint((sxx + 32768ul) >> 16), yy = uint((syy + 32768ul) >> 16), xy = uint((sxy + 32768ul) >> 16);
+    // §7.3: (a·b + 2^31) >> 32 of the full 64-bit products; wrap32 differences.
+    uint hi, lo;
+    umulExtended(mu1, mu1, hi, lo);
+    const uint mu1_sq = hi + (lo >> 31);
+    umulExtended(mu2, mu2, hi, lo);
+    const uint mu2_sq = hi + (lo >> 31);
+    umulExtended(mu1, mu2, hi, lo);
+    const uint mu1_mu2 = hi + (lo >> 31);
+    const int s1 = int(xx - mu1_sq);
+    const int s2 = max(int(yy - mu2_sq), 0);
+    const int s12 = int(xy - mu1_mu2);
+    // §8
+    if (s1 >= NSQ) {
+      sums[1] = uint64_t(log2_q11(uint64_t(NSQ + s1)) - 17 * 2048);
+      if (s12 > 0 && s2 > 0) {
+        precise double den = double(s1) + EPS;
+        double g = div_rn(double(s12), den);
+        precise double gs = g * double(s12);
+        precise double t = double(s2) - gs;
+        const int sv = t < 0.0 ? 0 : int(t);  // max(trunc(t), 0), defined for any t
+        g = g < pc.limit ? g : pc.limit;
+        const int64_t n1 = int64_t(sv) + int64_t(NSQ);
+        precise double gg = g * g;
+        precise double ggs = gg * double(s1);
+        const int64_t n1t = int64_t(ggs) + n1;
+        sums[0] = uint64_t(log2_q11(uint64_t(n1t)) - log2_q11(uint64_t(n1)));
+      }
+    } else {
+      sums[2] = uint64_t(s2);
+      sums[3] = 1ul;
+    }
+  }
+
+  // The tile's four sums (exact in any order).
+  const uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  for (uint q = 0u; q < 4u; ++q) {
+    red[lid] = sums[q];
+    barrier();
+    for (uint s = 128u; s > 0u; s >>= 1) {
+      if (lid < s) red[lid] += red[lid + s];
+      barrier();
+    }
+    if (lid == 0u) partial[pc.partial_base + q * pc.groups + g] = red[0];
+    barrier();
+  }
+}
