@@ -276,6 +276,16 @@ TEST(VifKernels, OptimisedEqualsReferenceLargerSizes) {
     }
 }
 
+// Rows wider than 8192 columns: the AVX2 row accumulators are flushed inside the row.
+TEST(VifKernels, OptimisedEqualsReferenceWideRows) {
+  std::mt19937 rng(8192);
+  for (std::uint32_t bits : {8u, 16u})
+    for (const auto& [w, h] : {std::pair{8200u, 9u}, std::pair{8193u, 16u}}) {
+      const auto cases = pairs_of_size(w, h, bits, rng);
+      for (std::size_t c = 0; c < cases.size(); c += 3) expect_kernels_agree(cases[c], bits, vqm::vif_request{}, "default");
+    }
+}
+
 TEST(VifKernels, OptimisedEqualsReference1080p) {
   std::mt19937 rng(1080);
   for (std::uint32_t bits : {8u, 10u}) {
