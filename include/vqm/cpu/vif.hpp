@@ -75,6 +75,14 @@ struct workspace {
   std::vector<std::uint32_t> dline;                        // downsampling line (padded)
   std::vector<std::uint16_t> stale_r, stale_d;             // one-row rule: the rows at ±1
   std::vector<std::int16_t> cache16, lines16;              // AVX2 path: the same, as int16 (v − 32768)
+  std::array<std::vector<std::uint8_t>, 2> one8;           // one-row images: the rows at ±1 (ref, dis)
+  std::array<std::vector<std::uint16_t>, 2> one16;
+
+  template <class T>
+  [[nodiscard]] std::vector<T>& one_row(int i) noexcept {
+    if constexpr (sizeof(T) == 1) return one8[static_cast<std::size_t>(i)];
+    else return one16[static_cast<std::size_t>(i)];
+  }
 };
 
 // A filter as pairs of taps for pmaddwd: taps (a, b) at positions (o, o + 1), each below 2^15. The last
@@ -749,7 +757,8 @@ inline vif_scale_sums statistics_avx2(const source& X, const source& Y, int s, u
   std::array<std::int16_t*, 8> L{};
   for (int q = 0; q < 8; ++q) L[static_cast<std::size_t>(q)] = ws.lines16.data() + static_cast<std::size_t>(q) * ls;
 
-  std::vector<T> one_r, one_d;
+  auto& one_r = ws.one_row<T>(0);
+  auto& one_d = ws.one_row<T>(1);
   if (h == 1) {
     one_r.assign(static_cast<std::size_t>(w) + slack, 0);
     one_d.assign(static_cast<std::size_t>(w) + slack, 0);
@@ -837,7 +846,8 @@ inline vif_scale_sums statistics(const source& X, const source& Y, int s, unsign
   const line_set L{ws.lines.data(), lstride};
 
   // One-row images: the rows at ±f are the previous scale's row 1 (§4.3), as samples of type T.
-  std::vector<T> one_r, one_d;
+  auto& one_r = ws.one_row<T>(0);
+  auto& one_d = ws.one_row<T>(1);
   if (h == 1) {
     one_r.assign(static_cast<std::size_t>(w) + slack, 0);
     one_d.assign(static_cast<std::size_t>(w) + slack, 0);
