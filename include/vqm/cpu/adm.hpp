@@ -1,8 +1,10 @@
 // Cpu kernel: libvmaf's integer ADM accumulators (SPEC-vmaf Part II), bit-identical to
-// cpu/reference/adm.hpp. Narrow storage (int16 at scale 0, int32 above), separable passes written as
-// branch-free loops the compiler vectorises; the body is compiled twice (AVX2 and baseline) and picked at run
-// time. Scale-0 decoupling runs in double lanes, which is exact: every product there is below 2^47 (see
-// decouple0). Thread-safe; the scratch is thread_local and only grows.
+// cpu/reference/adm.hpp. Narrow storage (int16 at scale 0, int32 above); separable DWT passes and the
+// separable 3×3 threshold as branch-free loops the compiler vectorises; scale-0 decoupling in 4 double lanes
+// (exact: every product there is below 2^47, see decouple0); on the AVX2 path the int64 stages (scales 1–3
+// decoupling/CSF/masking, scale-0 masking and denominator) in 4 int64 lanes with vpmuludq/vpmuldq. The body
+// is compiled twice (AVX2 and baseline) and picked at run time (cpu::active_isa()). Thread-safe; the
+// scratch is thread_local and only grows (no per-frame allocation once warm).
 #pragma once
 
 #include <algorithm>
@@ -290,7 +292,9 @@ VQM_CPU_INLINE i32 decouple_s(i64 o, i64 t, bool flag, double egl) noexcept {
   return rst;
 }
 
-// ---- 4-lane int64 helpers for scales 1..3 (GCC vector extensions; exact integer semantics) ----
+// ---- 4-lane int64 helpers (GCC vector extensions; exact integer semantics) ----
+// Used by the AVX2 path only (native 64-bit lanes, vpmuludq/vpmuldq, variable shifts); on plain SSE2 the
+// compiler's emulation of this int64 code is slower than the scalar loops, which the baseline path runs.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 using vu4 = std::uint64_t __attribute__((vector_size(32)));
@@ -331,7 +335,16 @@ VQM_CPU_INLINE vl4 asr(vl4 v, vu4 n) noexcept {
   return reinterpret_cast<vl4>((reinterpret_cast<vu4>(v) + bias) >> n) - reinterpret_cast<vl4>(bias >> n);
 }
 // sign-extend the low 32 bits (wrap32)
-VQM_CPU_INLINE vl4 wrap32v(vl4 v) noexcept { return __builtin_convertvector(__builtin_convertvector(v, vi4), vl4); }
+VQM_CPU_INLINE vl4 wrap32v(vl4 v) noexcept {
+  const vl4 b = splatl(i64{1} << 31);
+  return ((v & splatl(0xffffffffll)) ^ b) - b;
+}
+// the low 32 bits of each lane (wrap32), as int32 lanes
+VQM_CPU_INLINE vi4 narrow32(vl4 v) noexcept {
+  using vi8 = std::int32_t __attribute__((vector_size(32)));
+  const vi8 x = reinterpret_cast<vi8>(v);
+  return __builtin_shufflevector(x, x, 0, 2, 4, 6);
+}
 VQM_CPU_INLINE vl4 absl(vl4 v) noexcept { return lsel(v < 0, -v, v); }
 // exact double of 0 <= v < 2^52
 VQM_CPU_INLINE vd4 u2d(vu4 v) noexcept {
@@ -376,9 +389,9 @@ VQM_CPU_INLINE vi4 decouple_s_v(vl4 o, vl4 t, vl4 flag, double egl) noexcept {
   k = lsel(k < 0, splatl(0), k);
   k = lsel(k > 32768, splatl(32768), k);
   k = lsel(oz, splatl(32768), k);
-  const vi4 r = __builtin_convertvector(asr(mul_i32<Avx2>(k, o) + 16384, splatu(15)), vi4);  // wrap32
+  const vi4 r = narrow32(asr(mul_i32<Avx2>(k, o) + 16384, splatu(15)));  // wrap32
   const vd4 rd = __builtin_convertvector(r, vd4);
-  const vd4 td = __builtin_convertvector(__builtin_convertvector(t, vi4), vd4);
+  const vd4 td = __builtin_convertvector(narrow32(t), vd4);
   const vd4 xe = rd * egl;
   const vl4 opos = o > 0;
   const vd4 sel = vsel(opos, vsel(xe < td, xe, td), vsel(xe > td, xe, td));
@@ -416,11 +429,24 @@ VQM_CPU_INLINE void threshold_row(const i32* fs, const i32* cen, int w, int h, i
 }
 
 // Σ over [L, R) of the scale-0 masked value (§9.2) of band values y (int16) with threshold thr.
+template <bool Avx2>
 VQM_CPU_INLINE i64 masked_row0(const i16* y, const i32* thr, int L, int R, u32 irf, int sub, int sq, i64 rsq,
                                int cb) noexcept {
-  i64 sum = 0;
   const i64 rnd = i64{1} << (cb - 1);
-  for (int j = L; j < R; ++j) {
+  int j = L;
+  vl4 acc = splatl(0);
+  for (; Avx2 && j + 4 <= R; j += 4) {
+    const vl4 yv = vl4{y[j], y[j + 1], y[j + 2], y[j + 3]};
+    const vl4 xs = wrap32v(mul_i32<Avx2>(yv, splatl(irf)));  // |y·irf| < 2^31 + 2^16: exact, then wrap32
+    const vl4 th = wrap32v(load4(thr + j) << sub);
+    vl4 x = wrap32v(absl(xs) - th);
+    x = lsel(x < 0, splatl(0), x);
+    const vl4 x2 = wrap32v(reinterpret_cast<vl4>(
+        (mul_u32<Avx2>(reinterpret_cast<vu4>(x), reinterpret_cast<vu4>(x)) + static_cast<u64>(rsq)) >> sq));
+    acc += asr(mul_i32<Avx2>(x2, x) + rnd, splatu(static_cast<u64>(cb)));
+  }
+  i64 sum = acc[0] + acc[1] + acc[2] + acc[3];
+  for (; j < R; ++j) {
     const u32 xu = static_cast<u32>(static_cast<i32>(y[j])) * irf;
     const i32 xs = static_cast<i32>(xu);
     const u32 ax = xs < 0 ? 0u - xu : xu;
@@ -439,7 +465,7 @@ VQM_CPU_INLINE i64 masked_row_s(const i32* y, const i32* thr, int L, int R, u32 
   const i64 rnd = i64{1} << (cs - 1);
   int j = L;
   vl4 acc = splatl(0);
-  for (; j + 4 <= R; j += 4) {
+  for (; Avx2 && j + 4 <= R; j += 4) {
     const vl4 xs = csf_c<Avx2>(load4(y + j), irf);
     const vl4 ax = absl(xs);  // <= 2^31
     vl4 x = wrap32v(ax - load4(thr + j));
@@ -460,6 +486,7 @@ VQM_CPU_INLINE i64 masked_row_s(const i32* y, const i32* thr, int L, int R, u32 
 }
 
 // ---- scale 0 scoring ----
+template <bool Avx2>
 VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, adm_partials& out) noexcept {
   const auto g = T::inner_region(w, h);
   const auto e = extended(g, w, h);
@@ -507,8 +534,14 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
       u64 total = 0;
       for (int i = g.top; i < g.bottom; ++i) {
         const i16* r = ob[b] + static_cast<std::ptrdiff_t>(i) * w;
-        u64 row = 0;
-        for (int j = g.left; j < g.right; ++j) {
+        int j = g.left;
+        vu4 rv = splatu(0);
+        for (; Avx2 && j + 4 <= g.right; j += 4) {
+          const vu4 a = reinterpret_cast<vu4>(absl(vl4{r[j], r[j + 1], r[j + 2], r[j + 3]}));  // <= 32768
+          rv += mul_u32<Avx2>(mul_u32<Avx2>(a, a), a);
+        }
+        u64 row = rv[0] + rv[1] + rv[2] + rv[3];
+        for (; j < g.right; ++j) {
           const u32 a = static_cast<std::uint16_t>(r[j] < 0 ? -r[j] : r[j]);
           row += static_cast<u64>(a * a) * a;
         }
@@ -530,9 +563,9 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
     for (int i = g.top; i < g.bottom; ++i) {
       threshold_row(ws.fsum[m].data(), ws.cen[m].data(), w, h, i, g, ws.vsum.data(), ws.thr.data());
       const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
-      acc[0] += (masked_row0(ys[0].data() + o, ws.thr.data(), g.left, g.right, irf[0], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
-      acc[1] += (masked_row0(ys[1].data() + o, ws.thr.data(), g.left, g.right, irf[1], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
-      acc[2] += (masked_row0(ys[2].data() + o, ws.thr.data(), g.left, g.right, irf[2], 12, 30, i64{1} << 29, cbd) + rr) >> r;
+      acc[0] += (masked_row0<Avx2>(ys[0].data() + o, ws.thr.data(), g.left, g.right, irf[0], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
+      acc[1] += (masked_row0<Avx2>(ys[1].data() + o, ws.thr.data(), g.left, g.right, irf[1], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
+      acc[2] += (masked_row0<Avx2>(ys[2].data() + o, ws.thr.data(), g.left, g.right, irf[2], 12, 30, i64{1} << 29, cbd) + rr) >> r;
     }
     auto& dst = m == 0 ? out.dlm[0] : out.aim[0];
     for (int b = 0; b < 3; ++b) dst[b] = acc[b];
@@ -563,12 +596,12 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
     for (int j = e.c0; j < e.c1; ++j)
       flags[j] = angle_flag_i(orow[0][j], orow[1][j], trow[0][j], trow[1][j]) ? -1 : 0;
     int j = e.c0;
-    for (; j + 4 <= e.c1; j += 4) {
+    for (; Avx2 && j + 4 <= e.c1; j += 4) {
       const vl4 fl = vl4{flags[j], flags[j + 1], flags[j + 2], flags[j + 3]};
       for (int b = 0; b < 3; ++b) {
         const vl4 t = load4(trow[b] + j);
         const vi4 r = decouple_s_v<Avx2>(load4(orow[b] + j), t, fl, egl);
-        const vi4 a = reinterpret_cast<vi4>(reinterpret_cast<vu4i>(__builtin_convertvector(t, vi4)) - reinterpret_cast<vu4i>(r));
+        const vi4 a = reinterpret_cast<vi4>(reinterpret_cast<vu4i>(narrow32(t)) - reinterpret_cast<vu4i>(r));
         std::memcpy(rrow[b] + j, &r, sizeof r);
         std::memcpy(arow[b] + j, &a, sizeof a);
       }
@@ -585,14 +618,14 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
       i32* fs = ws.fsum[m].data() + o;
       i32* ce = ws.cen[m].data() + o;
       int jj = e.c0;
-      for (; jj + 4 <= e.c1; jj += 4) {
+      for (; Avx2 && jj + 4 <= e.c1; jj += 4) {
         vl4 f = splatl(0), c = splatl(0);
         for (int b = 0; b < 3; ++b) {
           const vl4 ac = absl(csf_c<Avx2>(load4(xs[b].data() + o + jj), irf[b]));
           f += filt<Avx2>(ac, T::f30_s);
           c += filt<Avx2>(ac, T::f15_s);
         }
-        const vi4 fi = __builtin_convertvector(f, vi4), ci = __builtin_convertvector(c, vi4);
+        const vi4 fi = narrow32(f), ci = narrow32(c);
         std::memcpy(fs + jj, &fi, sizeof fi);
         std::memcpy(ce + jj, &ci, sizeof ci);
       }
@@ -668,7 +701,7 @@ VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, un
     if (bpc == 8) dwt0<std::uint8_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
     else dwt0<std::uint16_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
   }
-  if (!q.skip_scale0) score0(ws, w, h, q, out);
+  if (!q.skip_scale0) score0<Avx2>(ws, w, h, q, out);
   for (int p = 0; p < 2; ++p) {
     grow(ws.a32[p], n0);
     for (std::size_t k = 0; k < n0; ++k) ws.a32[p][k] = ws.b16[4 * p][k];
