@@ -1,0 +1,95 @@
+// VMAF on the Vulkan backend (Google Benchmark): frames per second of the vmaf_v0.6.1 model (adm + vif +
+// motion on the GPU, the SVM on the host), of each feature alone, and of the model next to the five other
+// metrics in the same submit, at 1080p and 2160p 8-bit 4:2:0 from host memory (the astronaut fixture
+// mirror-tiled); frames_in_flight() frames in flight.
+//
+//   vqm_bench_vulkan_vmaf [--fixtures DIR] [--benchmark_filter=...]   (VQM_BENCH_GPU=N picks the device)
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frames.hpp"
+#include "vqm/session.hpp"
+#include "vqm/vmaf/builtin_models.hpp"
+#include "vqm/vulkan.hpp"
+
+namespace {
+
+using namespace vqm;
+
+struct resolution {
+  const char* name;
+  std::uint32_t width, height;
+};
+constexpr resolution resolutions[] = {{"1080p", 1920, 1080}, {"2160p", 3840, 2160}};
+
+const std::vector<bench::frame_pair>& frames(const resolution& r) {
+  static std::map<std::string, std::vector<bench::frame_pair>> cache;
+  auto it = cache.find(r.name);
+  if (it == cache.end()) it = cache.emplace(r.name, bench::bench_frames(r.width, r.height, 4)).first;
+  return it->second;
+}
+
+Vulkan& backend() {
+  static Vulkan v = [] {
+    vulkan::context_options o;
+    if (const char* g = std::getenv("VQM_BENCH_GPU")) o.device_index = std::atoi(g);
+    return Vulkan(std::make_shared<vulkan::context>(o));
+  }();
+  return v;
+}
+
+// `frames_per_session` frames through one session per iteration; the counter is frames per second.
+void run(benchmark::State& state, const resolution& r, bool model, std::vector<feature_request> features) {
+  for (const char* f : {"adm", "vif", "motion"})
+    if (!runs_on<Vulkan>(f)) {
+      state.SkipWithError((std::string("the Vulkan backend has no ") + f + " engine in this build").c_str());
+      return;
+    }
+  auto& v = backend();
+  const auto& fr = frames(r);
+  session_config cfg;
+  if (model) cfg.models.push_back(vmaf::builtin_model("vmaf_v0.6.1"));
+  cfg.features = std::move(features);
+  cfg.depth = v.frames_in_flight();
+  constexpr std::size_t frames_per_session = 64;
+  std::size_t done = 0;
+  for (auto _ : state) {
+    session<Vulkan> s(v, fr.front().ref.format(), cfg);
+    for (std::size_t i = 0; i < frames_per_session; ++i) s.push(fr[i % fr.size()].ref, fr[i % fr.size()].dis);
+    auto t = s.finish();
+    benchmark::DoNotOptimize(t.rows.data());
+    done += frames_per_session;
+  }
+  state.counters["fps"] = benchmark::Counter(static_cast<double>(done), benchmark::Counter::kIsRate);
+  state.SetLabel(v.context().name());
+}
+
+const std::vector<feature_request> five = {{"psnr", {}}, {"float_psnr", {}}, {"float_ssim", {}}, {"float_ms_ssim", {}},
+                                           {"psnr_hvs", {}}};
+
+[[maybe_unused]] const bool registered = [] {
+  for (const auto& r : resolutions) {
+    const std::string res = r.name;
+    benchmark::RegisterBenchmark(("vmaf_v0.6.1/" + res).c_str(), [r](benchmark::State& s) { run(s, r, true, {}); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("vmaf_v0.6.1+five/" + res).c_str(), [r](benchmark::State& s) { run(s, r, true, five); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    for (const char* f : {"adm", "vif", "motion"})
+      benchmark::RegisterBenchmark((std::string(f) + "/" + res).c_str(),
+                                   [r, f](benchmark::State& s) { run(s, r, false, {{f, {}}}); })
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+  }
+  return true;
+}();
+
+}  // namespace
+
+int main(int argc, char** argv) { return bench::main(argc, argv, "vqm_bench_vulkan_vmaf"); }
