@@ -1,13 +1,15 @@
-// Cpu kernel: libvmaf's integer VIF sums (SPEC-vmaf Part I), bit-identical to cpu/reference/vif.hpp.
+// Cpu kernel: libvmaf's integer VIF sums (SPEC-vmaf Part I), bit-identical to cpu/reference/vif.hpp on every
+// input and every instruction-set path.
 //
-// Row streaming per scale: the vertical pass of output row i (squares of each source row cached once in a
-// ring of 2H+1 rows), the mirrored line, the horizontal pass and the per-pixel stage, fused per 8 columns
-// in the AVX2 path. Exactness: every integer sum is computed modulo 2^32 in uint32 lanes where its true
-// value is known to lie in [0, 2^32) (SPEC §13); sums that need more bits are split into the Q16 high
-// and low halves of their inputs (Σc·v = 2^16·Σc·hi + Σc·lo), and the rounding shift is applied to the
-// halves (exact, see vertical_combine). The per-pixel doubles are IEEE operations in the order of §8,
-// each rounded separately; the truncations are done as double round-toward-zero, and LOG reads the
-// bit length and the top 16 bits straight from the exactly converted double.
+// Row streaming per scale: the vertical pass of output row i (x, y and the squares of each source row are
+// cached once in a ring of 2H+1 rows), the mirrored line, then the horizontal pass fused with the per-pixel
+// stage. Exactness: every integer sum is computed modulo 2^32 where its true value is known to lie in
+// [0, 2^32) (SPEC §13); sums that need more bits are split into the Q16 high and low halves of their
+// inputs (Σc·v = 2^16·Σc·hi + Σc·lo) and the rounding shift is applied to the halves (vertical_combine).
+// The AVX2 path stores every quantity as int16 v − 32768 and filters with pmaddwd (pairs of taps, each
+// below 2^15; F3's centre tap is split in two), adding back 2^31 = 32768·Σc. The per-pixel doubles are the
+// IEEE operations of §8 in that order, each rounded separately (no FMA); the truncations are double
+// round-toward-zero, and LOG takes the bit length and the top 16 bits from the exactly converted value.
 #pragma once
 
 #include <algorithm>
@@ -285,75 +287,6 @@ template <class T>
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
 }
 
-template <class T, bool Split>
-VQM_CPU_AVX2 inline void squares_avx2(const T* x, const T* y, int n, std::uint32_t* out, std::size_t cstride) noexcept {
-  int j = 0;
-  const __m256i lo16 = _mm256_set1_epi32(0xffff);
-  for (; j + 8 <= n; j += 8) {
-    const __m256i a = load8(x + j), b = load8(y + j);
-    const __m256i xx = _mm256_mullo_epi32(a, a), yy = _mm256_mullo_epi32(b, b), xy = _mm256_mullo_epi32(a, b);
-    if constexpr (Split) {
-      st(out + 0 * cstride + j, _mm256_srli_epi32(xx, 16));
-      st(out + 1 * cstride + j, _mm256_and_si256(xx, lo16));
-      st(out + 2 * cstride + j, _mm256_srli_epi32(yy, 16));
-      st(out + 3 * cstride + j, _mm256_and_si256(yy, lo16));
-      st(out + 4 * cstride + j, _mm256_srli_epi32(xy, 16));
-      st(out + 5 * cstride + j, _mm256_and_si256(xy, lo16));
-    } else {
-      st(out + 0 * cstride + j, xx);
-      st(out + 1 * cstride + j, yy);
-      st(out + 2 * cstride + j, xy);
-    }
-  }
-  if (j < n) squares_base<T, Split>(x + j, y + j, n - j, out + j, cstride);
-}
-
-template <class T, bool Split>
-VQM_CPU_AVX2 inline void vertical_avx2(const T* const* xr, const T* const* yr, const std::uint32_t* const* sq,
-                                       std::size_t cstride, const vparams& p, int w, const line_set& L) noexcept {
-  const int H = p.H;
-  constexpr int nq = Split ? 6 : 3;
-  const __m256i rm = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_mean - 1)));
-  const __m128i shm = _mm_cvtsi32_si128(p.sh_mean);
-  const __m256i lo16 = _mm256_set1_epi32(0xffff);
-  int j = 0;
-  for (; j + 8 <= w; j += 8) {
-    const __m256i c0 = _mm256_set1_epi32(static_cast<int>(p.taps[H]));
-    __m256i am = _mm256_mullo_epi32(c0, load8(xr[H] + j));
-    __m256i an = _mm256_mullo_epi32(c0, load8(yr[H] + j));
-    __m256i s[nq];
-    for (int q = 0; q < nq; ++q) s[q] = _mm256_mullo_epi32(c0, ld(sq[H] + q * cstride + j));
-    for (int k = 0; k < H; ++k) {
-      const __m256i c = _mm256_set1_epi32(static_cast<int>(p.taps[k]));
-      const int k2 = 2 * H - k;
-      am = _mm256_add_epi32(am, _mm256_mullo_epi32(c, _mm256_add_epi32(load8(xr[k] + j), load8(xr[k2] + j))));
-      an = _mm256_add_epi32(an, _mm256_mullo_epi32(c, _mm256_add_epi32(load8(yr[k] + j), load8(yr[k2] + j))));
-      for (int q = 0; q < nq; ++q)
-        s[q] = _mm256_add_epi32(
-            s[q], _mm256_mullo_epi32(c, _mm256_add_epi32(ld(sq[k] + q * cstride + j), ld(sq[k2] + q * cstride + j))));
-    }
-    const __m256i m1 = _mm256_srl_epi32(_mm256_add_epi32(am, rm), shm);
-    const __m256i m2 = _mm256_srl_epi32(_mm256_add_epi32(an, rm), shm);
-    __m256i v[3];
-    if constexpr (Split) {
-      const __m128i a = _mm_cvtsi32_si128(16 - p.sh_sq), b = _mm_cvtsi32_si128(p.sh_sq);
-      const __m256i r = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_sq - 1)));
-      for (int q = 0; q < 3; ++q)
-        v[q] = _mm256_add_epi32(_mm256_sll_epi32(s[2 * q], a), _mm256_srl_epi32(_mm256_add_epi32(s[2 * q + 1], r), b));
-    } else {
-      for (int q = 0; q < 3; ++q) v[q] = s[q];
-    }
-    const std::size_t o = static_cast<std::size_t>(j + H);
-    st(L[0] + o, m1);
-    st(L[1] + o, m2);
-    for (int q = 0; q < 3; ++q) {
-      st(L[2 + 2 * q] + o, _mm256_srli_epi32(v[q], 16));
-      st(L[3 + 2 * q] + o, _mm256_and_si256(v[q], lo16));
-    }
-  }
-  if (j < w) vertical_base<T, Split>(xr, yr, sq, cstride, p, j, w, L);
-}
-
 // (a·b + 2^31) >> 32 per uint32 lane.
 VQM_CPU_AVX2 inline __m256i mulhi_round(__m256i a, __m256i b) noexcept {
   const __m256i r = _mm256_set1_epi64x(std::int64_t{1} << 31);
@@ -471,36 +404,6 @@ VQM_CPU_AVX2 inline void flush(acc_avx2& acc, sums& out) noexcept {
   out.nl += acc.tnl;
   out.dl += acc.tdl;
   acc = acc_avx2{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-}
-
-// §7.2 + §8 for one padded line set, 8 columns at a time; symmetric taps.
-VQM_CPU_AVX2 inline void horizontal_avx2(const line_set& L, const std::uint32_t* taps, int H, int w, double limit,
-                                         sums& out) noexcept {
-  acc_avx2 acc{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-  int since_flush = 0;
-  const __m256d lim = _mm256_set1_pd(limit);
-  const __m256i r16 = _mm256_set1_epi32(32768);
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  for (int j = 0; j < w; j += 8) {
-    __m256i s[8];
-    const __m256i c0 = _mm256_set1_epi32(static_cast<int>(taps[H]));
-    for (int q = 0; q < 8; ++q) s[q] = _mm256_mullo_epi32(c0, ld(L[q] + j + H));
-    for (int k = 0; k < H; ++k) {
-      const __m256i c = _mm256_set1_epi32(static_cast<int>(taps[k]));
-      for (int q = 0; q < 8; ++q)
-        s[q] = _mm256_add_epi32(s[q], _mm256_mullo_epi32(c, _mm256_add_epi32(ld(L[q] + j + k), ld(L[q] + j + 2 * H - k))));
-    }
-    const __m256i xx = _mm256_add_epi32(s[2], _mm256_srli_epi32(_mm256_add_epi32(s[3], r16), 16));
-    const __m256i yy = _mm256_add_epi32(s[4], _mm256_srli_epi32(_mm256_add_epi32(s[5], r16), 16));
-    const __m256i xy = _mm256_add_epi32(s[6], _mm256_srli_epi32(_mm256_add_epi32(s[7], r16), 16));
-    const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(w - j), lane);
-    pixels_avx2(s[0], s[1], xx, yy, xy, valid, lim, acc);
-    if (++since_flush == 1024) {  // int32 lanes: at most 2^17 per position and step
-      flush(acc, out);
-      since_flush = 0;
-    }
-  }
-  flush(acc, out);
 }
 
 template <class T>
@@ -875,22 +778,14 @@ inline vif_scale_sums statistics(const source& X, const source& Y, int s, unsign
       const T* yrow = src_row(Y, one_d, r);
       std::uint32_t* c = ws.cache.data() + slot * nq * cstride;
       if (ws.cache_row[slot] != key) {
-#if VQM_CPU_X86
-        if constexpr (Avx2) squares_avx2<T, Split>(xrow, yrow, w, c, cstride);
-        else
-#endif
-          squares_base<T, Split>(xrow, yrow, w, c, cstride);
+        squares_base<T, Split>(xrow, yrow, w, c, cstride);
         ws.cache_row[slot] = key;
       }
       xr[static_cast<std::size_t>(k)] = xrow;
       yr[static_cast<std::size_t>(k)] = yrow;
       sq[static_cast<std::size_t>(k)] = c;
     }
-#if VQM_CPU_X86
-    if constexpr (Avx2) vertical_avx2<T, Split>(xr.data(), yr.data(), sq.data(), cstride, vp, w, L);
-    else
-#endif
-      vertical_base<T, Split>(xr.data(), yr.data(), sq.data(), cstride, vp, 0, w, L);
+    vertical_base<T, Split>(xr.data(), yr.data(), sq.data(), cstride, vp, 0, w, L);
     // mirror the line (§4.1), or the stale values of the previous scale's last line (§4.3)
     for (int q = 0; q < 8; ++q) {
       std::uint32_t* l = L[q];
@@ -906,11 +801,7 @@ inline vif_scale_sums statistics(const source& X, const source& Y, int s, unsign
         }
       }
     }
-#if VQM_CPU_X86
-    if constexpr (Avx2) horizontal_avx2(L, f.taps, H, w, limit, acc);
-    else
-#endif
-      horizontal_base(L, f.taps, H, w, limit, acc);
+    horizontal_base(L, f.taps, H, w, limit, acc);
   }
   // what this scale leaves for the next one: the padded lines of its last row
   const std::size_t used = static_cast<std::size_t>(w + 2 * H);
