@@ -17,6 +17,9 @@ for fuzzer in "$build"/fuzz_*; do
   corpus="$work/$name"
   mkdir -p "$corpus" "$work/artifacts-$name"
   if [ -d "$here/corpus/$name" ]; then cp "$here/corpus/$name"/* "$corpus"/ 2>/dev/null || true; fi
+  if [ "$name" = fuzz_json ]; then  # the shipped VMAF models (those within -max_len) seed the model loader
+    find "$here/../../include/vqm/vmaf/models" -name '*.json' -size -64k -exec cp {} "$corpus"/ \; 2>/dev/null || true
+  fi
   echo "== $name: fuzzing for ${seconds}s"
   # -rss_limit_mb/-malloc_limit_mb: a single allocation above 2 GB (a header believed blindly) is a bug.
   if ! "$fuzzer" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2560 -malloc_limit_mb=2048 -timeout=25 \
