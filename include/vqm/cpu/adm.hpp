@@ -66,8 +66,33 @@ VQM_CPU_INLINE void pad_row(X* r, int n) noexcept {
   r[n + 2] = r[n - 1];
 }
 
+#if VQM_CPU_X86
+// §4.3 horizontal pass of one padded row t (t[p + 1] = position p) with pmaddwd: outputs j in [0, n16) of the
+// LO and HI filters, n16 a multiple of 16. Exact: each pair sum |F0·t0 + F1·t1| < 2^31 and the final value
+// after >> 16 is within int16 (|Σ| <= 54822·32768), so the saturating pack never saturates.
+__attribute__((target("avx2"))) inline void hpass0_avx2(const i16* t, int n16, i16* lo, i16* hi) noexcept {
+  const __m256i l01 = _mm256_set1_epi32(static_cast<int>((static_cast<u32>(27411) << 16) | 15826u));
+  const __m256i l23 = _mm256_set1_epi32(static_cast<int>((static_cast<u32>(static_cast<std::uint16_t>(-4240)) << 16) | 7345u));
+  const __m256i h01 = _mm256_set1_epi32(static_cast<int>((static_cast<u32>(static_cast<std::uint16_t>(-7345)) << 16) | static_cast<std::uint16_t>(-4240)));
+  const __m256i h23 = _mm256_set1_epi32(static_cast<int>((static_cast<u32>(static_cast<std::uint16_t>(-15826)) << 16) | 27411u));
+  const __m256i rnd = _mm256_set1_epi32(32768);
+  for (int j = 0; j < n16; j += 16) {
+    const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j));       // pairs j..j+7
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j + 2));
+    const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j + 16));  // pairs j+8..j+15
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j + 18));
+    const __m256i lo0 = _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a0, l01), _mm256_madd_epi16(b0, l23)), rnd), 16);
+    const __m256i lo1 = _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a1, l01), _mm256_madd_epi16(b1, l23)), rnd), 16);
+    const __m256i hi0 = _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a0, h01), _mm256_madd_epi16(b0, h23)), rnd), 16);
+    const __m256i hi1 = _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a1, h01), _mm256_madd_epi16(b1, h23)), rnd), 16);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + j), _mm256_permute4x64_epi64(_mm256_packs_epi32(lo0, lo1), 0xD8));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + j), _mm256_permute4x64_epi64(_mm256_packs_epi32(hi0, hi1), 0xD8));
+  }
+}
+#endif
+
 // ---- scale 0 DWT (§4.3) ----
-template <class Px>
+template <bool Avx2, class Px>
 VQM_CPU_INLINE void dwt0(const plane_view& p, unsigned bpc, bool lo_only, workspace& ws, i16* a, i16* h, i16* v,
                          i16* d) noexcept {
   const int W = static_cast<int>(p.width), H = static_cast<int>(p.height);
@@ -99,19 +124,34 @@ VQM_CPU_INLINE void dwt0(const plane_view& p, unsigned bpc, bool lo_only, worksp
       pad_row(th, W);
     }
     i16* ar = a + static_cast<std::ptrdiff_t>(i) * w0;
-    for (int j = 0; j < w0; ++j) {
+    i16* vr = v + static_cast<std::ptrdiff_t>(i) * w0;
+    i16* hr = h + static_cast<std::ptrdiff_t>(i) * w0;
+    i16* dr = d + static_cast<std::ptrdiff_t>(i) * w0;
+    int j0 = 0;
+#if VQM_CPU_X86
+    if constexpr (Avx2) {
+      // the row buffers hold W + 3 >= 2·w0 + 2 values: the vector part reads t[2j .. 2j + 33] for j + 16 <= w0
+      j0 = (w0 / 16) * 16;
+      if (lo_only) {
+        thread_local std::vector<i16> scratch;
+        grow(scratch, static_cast<std::size_t>(j0));
+        hpass0_avx2(tl, j0, ar, scratch.data());
+      } else {
+        hpass0_avx2(tl, j0, ar, vr);
+        hpass0_avx2(th, j0, hr, dr);
+      }
+    }
+#endif
+    for (int j = j0; j < w0; ++j) {
       const i32 t0 = tl[2 * j], t1 = tl[2 * j + 1], t2 = tl[2 * j + 2], t3 = tl[2 * j + 3];
       ar[j] = static_cast<i16>((15826 * t0 + 27411 * t1 + 7345 * t2 - 4240 * t3 + 32768) >> 16);
     }
     if (lo_only) continue;
-    i16* vr = v + static_cast<std::ptrdiff_t>(i) * w0;
-    i16* hr = h + static_cast<std::ptrdiff_t>(i) * w0;
-    i16* dr = d + static_cast<std::ptrdiff_t>(i) * w0;
-    for (int j = 0; j < w0; ++j) {
+    for (int j = j0; j < w0; ++j) {
       const i32 t0 = tl[2 * j], t1 = tl[2 * j + 1], t2 = tl[2 * j + 2], t3 = tl[2 * j + 3];
       vr[j] = static_cast<i16>((-4240 * t0 - 7345 * t1 + 27411 * t2 - 15826 * t3 + 32768) >> 16);
     }
-    for (int j = 0; j < w0; ++j) {
+    for (int j = j0; j < w0; ++j) {
       const i32 t0 = th[2 * j], t1 = th[2 * j + 1], t2 = th[2 * j + 2], t3 = th[2 * j + 3];
       hr[j] = static_cast<i16>((15826 * t0 + 27411 * t1 + 7345 * t2 - 4240 * t3 + 32768) >> 16);
       dr[j] = static_cast<i16>((-4240 * t0 - 7345 * t1 + 27411 * t2 - 15826 * t3 + 32768) >> 16);
@@ -205,9 +245,7 @@ VQM_CPU_INLINE vd4 load4(const i16* p) noexcept {
 VQM_CPU_INLINE vd4 vtrunc(vd4 x) noexcept {  // |x| < 2^31
   return __builtin_convertvector(__builtin_convertvector(x, vi4), vd4);
 }
-VQM_CPU_INLINE vd4 vsel(vl4 m, vd4 a, vd4 b) noexcept {  // m lanes all-ones / zero
-  return reinterpret_cast<vd4>((m & reinterpret_cast<vl4>(a)) | (~m & reinterpret_cast<vl4>(b)));
-}
+VQM_CPU_INLINE vd4 vsel(vl4 m, vd4 a, vd4 b) noexcept { return m ? a : b; }  // m lanes all-ones / zero
 
 // decouple0 on four positions at once (same operations, lane by lane).
 VQM_CPU_INLINE vd4 decouple0_v(vd4 o, vd4 t, vl4 flag, double egl) noexcept {
@@ -217,12 +255,11 @@ VQM_CPU_INLINE vd4 decouple0_v(vd4 o, vd4 t, vl4 flag, double egl) noexcept {
   const vd4 one = {1, 1, 1, 1};
   const vd4 dm = vtrunc(1073741824.0 / vsel(mz, one, m));
   const vd4 ts = vsel(o < zero, -t, t);
-  vd4 x = (dm * ts + 16384.0) * (1.0 / 32768.0);
-  x = vsel(x < -1.0, zero - 1.0, x);
-  x = vsel(x > 32769.0, zero + 32769.0, x);
-  vd4 k = vtrunc(x + 2.0) - 2.0;
-  k = vsel(k < zero, zero, k);
-  k = vsel(k > 32768.0, zero + 32768.0, k);
+  vd4 x = (dm * ts + 16384.0) * (1.0 / 32768.0);  // k' before the floor (exact)
+  // clamp(floor(x), 0, 32768) = floor(clamp(x, 0, 32768)) = trunc of the clamped, non-negative value
+  x = vsel(x < zero, zero, x);
+  x = vsel(x > 32768.0, zero + 32768.0, x);
+  vd4 k = vtrunc(x);
   k = vsel(mz, zero + 32768.0, k);
   const vd4 r = vtrunc((k * o + 16384.0) * (1.0 / 32768.0) + 65536.0) - 65536.0;
   const vd4 xe = r * egl;
@@ -302,7 +339,7 @@ using vu4 = std::uint64_t __attribute__((vector_size(32)));
 VQM_CPU_INLINE vl4 load4(const i32* p) noexcept { return vl4{p[0], p[1], p[2], p[3]}; }
 VQM_CPU_INLINE vu4 splatu(u64 v) noexcept { return vu4{v, v, v, v}; }
 VQM_CPU_INLINE vl4 splatl(i64 v) noexcept { return vl4{v, v, v, v}; }
-VQM_CPU_INLINE vl4 lsel(vl4 m, vl4 a, vl4 b) noexcept { return (m & a) | (~m & b); }  // m lanes all-ones / zero
+VQM_CPU_INLINE vl4 lsel(vl4 m, vl4 a, vl4 b) noexcept { return m ? a : b; }  // m lanes all-ones / zero
 #if VQM_CPU_X86 && !defined(__clang__)
 #define VQM_ADM_MUL_AVX2 1
 // GCC: the AVX2 widening multiplies as separate target("avx2") functions, inlined into the AVX2 kernel.
@@ -698,8 +735,8 @@ VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, un
     i16* hh = ws.b16[4 * p + 1].data();
     i16* vv = ws.b16[4 * p + 2].data();
     i16* dd = ws.b16[4 * p + 3].data();
-    if (bpc == 8) dwt0<std::uint8_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
-    else dwt0<std::uint16_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
+    if (bpc == 8) dwt0<Avx2, std::uint8_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
+    else dwt0<Avx2, std::uint16_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
   }
   if (!q.skip_scale0) score0<Avx2>(ws, w, h, q, out);
   for (int p = 0; p < 2; ++p) {
