@@ -4,6 +4,7 @@
 #pragma once
 
 #include "vqm/vulkan/engines/float_psnr.hpp"
+#include "vqm/vulkan/engines/motion.hpp"
 #include "vqm/vulkan/engines/ms_ssim.hpp"
 #include "vqm/vulkan/engines/psnr.hpp"
 #include "vqm/vulkan/engines/psnr_hvs.hpp"
@@ -12,6 +13,6 @@
 
 namespace vqm::vulkan {
 
-struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine, vif_engine {};
+struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine, vif_engine, motion_engine {};
 
 }  // namespace vqm::vulkan
