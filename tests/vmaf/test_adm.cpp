@@ -221,9 +221,10 @@ enum class kind { noise, flat, max_vs_zero, checker, smooth, related, extreme_re
 constexpr int kinds = 9;
 
 // ref and dis planes of w × h at bpc with strides wider than the rows.
+// value_bits > bpc: samples beyond the bit depth (libvmaf uses them as they are, SPEC §1).
 std::pair<plane_buf, plane_buf> make_pair_planes(std::uint32_t w, std::uint32_t h, unsigned bpc, kind k,
-                                                 std::mt19937& rng) {
-  const std::uint32_t maxv = (1u << bpc) - 1u;
+                                                 std::mt19937& rng, unsigned value_bits = 0) {
+  const std::uint32_t maxv = (1u << (value_bits ? value_bits : bpc)) - 1u;
   const std::size_t bps = bpc > 8 ? 2 : 1;
   std::uniform_int_distribution<std::uint32_t> pad(0, 9), full(0, maxv);
   std::normal_distribution<double> gauss(0.0, 1.0);
@@ -287,8 +288,9 @@ std::pair<plane_buf, plane_buf> make_pair_planes(std::uint32_t w, std::uint32_t 
   return {};
 }
 
-void check_case(std::uint32_t w, std::uint32_t h, unsigned bpc, kind k, std::mt19937& rng, int& checked) {
-  auto [r, d] = make_pair_planes(w, h, bpc, k, rng);
+void check_case(std::uint32_t w, std::uint32_t h, unsigned bpc, kind k, std::mt19937& rng, int& checked,
+                unsigned value_bits = 0) {
+  auto [r, d] = make_pair_planes(w, h, bpc, k, rng, value_bits);
   for (int opt = 0; opt < 5; ++opt) {
     vqm::adm_request q;
     q.enhn_gain_limit = (opt & 1) ? 1.0 : 100.0;
@@ -337,6 +339,8 @@ TEST(AdmKernel, OptimisedEqualsReferenceMinimumAndFullHd) {
   check_case(1920, 1080, 8, kind::related, rng, checked);
   check_case(645, 199, 10, kind::noise, rng, checked);
   check_case(331, 257, 12, kind::scaled, rng, checked);
+  check_case(67, 45, 10, kind::noise, rng, checked, 16);  // 16-bit values in a 10-bit picture
+  check_case(71, 39, 12, kind::extreme_related, rng, checked, 16);
   EXPECT_GT(checked, 0);
 }
 

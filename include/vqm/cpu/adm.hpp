@@ -91,6 +91,41 @@ __attribute__((target("avx2"))) inline void hpass0_avx2(const i16* t, int n16, i
 }
 #endif
 
+#if VQM_CPU_X86
+// §4.3 vertical pass with pmaddwd for samples below 2^15 (used for 8-bit input): columns [0, n16) of the rows
+// r0..r3 into tl/th (already offset by one), n16 a multiple of 16. Exact: every pair sum and the 4-tap sum are
+// below 2^31 in magnitude for such samples, and the results after the shift are within int16 (the pack never
+// saturates).
+template <class Px>
+__attribute__((target("avx2"))) inline __m256i load16_avx2(const Px* p) noexcept {
+  if constexpr (sizeof(Px) == 1) return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  else return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+template <class Px>
+__attribute__((target("avx2"))) inline void vpass0_avx2(const Px* r0, const Px* r1, const Px* r2, const Px* r3, int n16,
+                                                       int shift, i32 off_lo, i32 off_hi, bool lo_only, i16* tl,
+                                                       i16* th) noexcept {
+  const __m256i l01 = _mm256_set1_epi32(static_cast<int>((static_cast<u32>(27411) << 16) | 15826u));
+  const __m256i l23 = _mm256_set1_epi32(static_cast<int>((static_cast<u32>(static_cast<std::uint16_t>(-4240)) << 16) | 7345u));
+  const __m256i h01 = _mm256_set1_epi32(static_cast<int>((static_cast<u32>(static_cast<std::uint16_t>(-7345)) << 16) | static_cast<std::uint16_t>(-4240)));
+  const __m256i h23 = _mm256_set1_epi32(static_cast<int>((static_cast<u32>(static_cast<std::uint16_t>(-15826)) << 16) | 27411u));
+  const __m256i ol = _mm256_set1_epi32(off_lo), oh = _mm256_set1_epi32(off_hi);
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  for (int x = 0; x < n16; x += 16) {
+    const __m256i a = load16_avx2(r0 + x), b = load16_avx2(r1 + x), c = load16_avx2(r2 + x), d = load16_avx2(r3 + x);
+    const __m256i ab0 = _mm256_unpacklo_epi16(a, b), ab1 = _mm256_unpackhi_epi16(a, b);
+    const __m256i cd0 = _mm256_unpacklo_epi16(c, d), cd1 = _mm256_unpackhi_epi16(c, d);
+    const __m256i lo0 = _mm256_sra_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(ab0, l01), _mm256_madd_epi16(cd0, l23)), ol), sh);
+    const __m256i lo1 = _mm256_sra_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(ab1, l01), _mm256_madd_epi16(cd1, l23)), ol), sh);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(tl + x), _mm256_packs_epi32(lo0, lo1));
+    if (lo_only) continue;
+    const __m256i hi0 = _mm256_sra_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(ab0, h01), _mm256_madd_epi16(cd0, h23)), oh), sh);
+    const __m256i hi1 = _mm256_sra_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(ab1, h01), _mm256_madd_epi16(cd1, h23)), oh), sh);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(th + x), _mm256_packs_epi32(hi0, hi1));
+  }
+}
+#endif
+
 // ---- scale 0 DWT (§4.3) ----
 template <bool Avx2, class Px>
 VQM_CPU_INLINE void dwt0(const plane_view& p, unsigned bpc, bool lo_only, workspace& ws, i16* a, i16* h, i16* v,
@@ -109,14 +144,23 @@ VQM_CPU_INLINE void dwt0(const plane_view& p, unsigned bpc, bool lo_only, worksp
     const Px* r1 = p.row<Px>(static_cast<u32>(src_pos(i, 1, H)));
     const Px* r2 = p.row<Px>(static_cast<u32>(src_pos(i, 2, H)));
     const Px* r3 = p.row<Px>(static_cast<u32>(src_pos(i, 3, H)));
-    for (int x = 0; x < W; ++x) {
+    int x0v = 0;
+#if VQM_CPU_X86
+    if constexpr (Avx2) {
+      if constexpr (sizeof(Px) == 1) {  // 8-bit samples (> 8 bits may hold any 16-bit value: the u32 path)
+        x0v = (W / 16) * 16;
+        vpass0_avx2(r0, r1, r2, r3, x0v, S, static_cast<i32>(off), static_cast<i32>(R), lo_only, tl + 1, th + 1);
+      }
+    }
+#endif
+    for (int x = x0v; x < W; ++x) {
       const u32 x0 = r0[x], x1 = r1[x], x2 = r2[x], x3 = r3[x];
       const u32 sl = 15826u * x0 + 27411u * x1 + 7345u * x2 - 4240u * x3 + off;
       tl[x + 1] = static_cast<i16>(static_cast<i32>(sl) >> S);
     }
     pad_row(tl, W);
     if (!lo_only) {
-      for (int x = 0; x < W; ++x) {
+      for (int x = x0v; x < W; ++x) {
         const u32 x0 = r0[x], x1 = r1[x], x2 = r2[x], x3 = r3[x];
         const u32 sh = 27411u * x2 - 4240u * x0 - 7345u * x1 - 15826u * x3 + R;
         th[x + 1] = static_cast<i16>(static_cast<i32>(sh) >> S);
