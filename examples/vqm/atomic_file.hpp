@@ -138,7 +138,7 @@ class output_file {
  public:
   // Checks the destination and, for a regular file, creates the temp: call before any work.
   explicit output_file(std::string path) : path_(std::move(path)) {
-    if (path_ == "-") {
+    if (path_ == "-" || path_ == "/dev/stdout") {  // the latter would otherwise be replaced when stdout is a file
       kind_ = kind::stdout_stream;
       return;
     }
@@ -149,16 +149,20 @@ class output_file {
     bool exists = ::lstat(path_.c_str(), &st) == 0;
     if (!exists && errno != ENOENT) detail::fail_errno(path_);
     if (exists && S_ISLNK(st.st_mode)) {
-      char* real = ::realpath(path_.c_str(), nullptr);
-      if (!real) {
+      if (::stat(path_.c_str(), &st) != 0) {
         if (errno == ENOENT)
           detail::fail(path_, "it is a symbolic link to a missing file (not writing through a dangling link; "
                               "remove the link or give its target)");
-        detail::fail_errno(path_, "resolving the symbolic link");
+        detail::fail_errno(path_);
       }
-      target_ = real;
-      std::free(real);
-      if (::stat(target_.c_str(), &st) != 0) detail::fail_errno(path_);
+      // A link to a regular file: its target is what gets replaced. A link to anything else (a device,
+      // a FIFO, /proc/self/fd/N of a pipe, which has no path) is written through the link itself.
+      if (S_ISREG(st.st_mode)) {
+        char* real = ::realpath(path_.c_str(), nullptr);
+        if (!real) detail::fail_errno(path_, "resolving the symbolic link");
+        target_ = real;
+        std::free(real);
+      }
     }
     if (!exists) {
       const auto folder = detail::folder_of(path_);

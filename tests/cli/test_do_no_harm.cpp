@@ -187,6 +187,20 @@ TEST_F(harm, output_through_a_symlink_replaces_the_target_and_keeps_the_link_and
   EXPECT_FALSE(fs::exists(path("real/missing.json")));
 }
 
+// A link to /proc/self/fd/1 when stdout is a pipe (what /dev/stdout is): written through, not replaced.
+TEST_F(harm, output_through_a_link_to_a_pipe_reaches_the_pipe) {
+  fs::create_symlink("/proc/self/fd/1", path("stdout-link"));
+  const std::string cmd = command(J({"-r", ast_ref, "-d", ast_dis, "-o", path("stdout-link")})) + " 2>" +
+                          quote(path("stderr.txt")) + " | cat >" + quote(path("piped.json"));
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << slurp(path("stderr.txt"));
+  EXPECT_TRUE(is_report(slurp(path("piped.json"))));
+  EXPECT_TRUE(fs::is_symlink(path("stdout-link")));
+  // /dev/stdout itself is stdout, whatever stdout is.
+  const auto r = vqm(J({"-r", ast_ref, "-d", ast_dis, "-o", "/dev/stdout"}));
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(is_report(r.out));
+}
+
 TEST_F(harm, an_existing_file_keeps_its_mode) {
   spit(path("out.json"), "previous");
   ASSERT_EQ(::chmod(path("out.json").c_str(), 0640), 0);
