@@ -104,7 +104,8 @@ TEST_P(reference_test, matches_libvmaf_bit_exactly) {
   if (run.contains("aggregate")) {
     const auto agg = sc.aggregate();
     for (const auto& [k, v] : run.at("aggregate").items()) {
-      const auto it = std::find_if(agg.begin(), agg.end(), [&](const auto& a) { return a.first == k; });
+      const auto& key = k;  // Clang 14 cannot capture a structured binding
+      const auto it = std::find_if(agg.begin(), agg.end(), [&](const auto& a) { return a.first == key; });
       ASSERT_NE(it, agg.end()) << "missing aggregate " << k;
       EXPECT_PRED2(same, it->second, to_double(v)) << k;
     }
