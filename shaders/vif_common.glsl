@@ -5,7 +5,8 @@
 
 layout(std430, set = 0, binding = 2) buffer pyr_buf { uint pyr[]; };
 
-// The kernel: taps 0 .. 2·HALF (the rest 0). SCALE: the scale whose image the shader reads.
+// The kernel: TAPS[0 .. 2·HALF] (the rest 0). SCALE: the scale whose image the shader reads. Loops over
+// taps run to the constant 17 and test k <= 2·HALF, so that the compiler unrolls them with constant taps.
 layout(constant_id = 0) const uint C0 = 0u;
 layout(constant_id = 1) const uint C1 = 0u;
 layout(constant_id = 2) const uint C2 = 0u;
@@ -26,10 +27,8 @@ layout(constant_id = 16) const uint C16 = 0u;
 layout(constant_id = 17) const int HALF = 1;
 layout(constant_id = 18) const uint SCALE = 0u;
 
-uint tap(int k) {
-  const uint t[17] = uint[17](C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16);
-  return t[k];
-}
+// The taps as an array (GLSL has no global arrays of specialization constants: `VIF_TAPS;` declares it).
+#define VIF_TAPS const uint TAPS[17] = uint[17](C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16)
 
 // §4.1: reflect-101 about the first and last sample, folded again as often as needed (period 2(n−1)).
 // n = 1 folds everything to 0 (callers apply §4.3 themselves). GLSL % is undefined for negatives.

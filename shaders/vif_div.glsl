@@ -30,14 +30,18 @@ double step_ulp(double q, bool up) {  // q > 0: the next double above or below
   }
   return packDouble2x32(b);
 }
-// n / d rounded to nearest even: start from the device's division (any accuracy within a few ulps) and
-// move to a neighbour while it has a smaller residual (equal residuals: a tie, the even one wins).
+// n / d rounded to nearest even: start from the device's division (any accuracy within a few ulps); keep
+// q when its residual is below half the gap to the neighbour toward n/d, else move to that neighbour while
+// it has a smaller residual (equal residuals: a tie, the even one wins).
 double div_rn(double n, double d) {
   double q = n / d;
   for (int it = 0; it < 4; ++it) {
     const double r = residual(n, q, d);
     if (r == 0.0) break;
     const double q2 = step_ulp(q, r > 0.0);
+    // q is the nearest when |r| < (gap to q2)·d / 2: all exact (the gap is a power of two).
+    precise double half_gap = abs(q2 - q) * d * 0.5;
+    if (abs(r) < half_gap) break;
     const double r2 = abs(residual(n, q2, d));
     const bool even2 = (unpackDouble2x32(q2).x & 1u) == 0u;
     if (r2 < abs(r) || (r2 == abs(r) && even2)) q = q2;

@@ -1,4 +1,4 @@
-// Integer VIF statistics of one scale (SPEC-vmaf Part I §7, §8): one workgroup per 16×16 tile. Phase 1 runs
+// Integer VIF statistics of one scale (SPEC-vmaf Part I §7, §8): one workgroup per 32×8 tile. Phase 1 runs
 // the vertical pass (§7.1) for the tile's rows over its columns widened by HALF on each side (folded per
 // §4.1, or the stale values of §4.3 on one-pixel axes) into shared memory, rounded to the per-scale formats;
 // phase 2 runs the horizontal pass (§7.2), the moments (§7.3) and the per-pixel contribution (§8) with its
@@ -6,12 +6,13 @@
 // integer sums of the tile go to `partial` (reduce_u64 adds the tiles).
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "metrics_common.glsl"
 #include "vif_common.glsl"
 #include "vif_div.glsl"
 
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 32, local_size_y = 8) in;
 
 layout(std430, set = 0, binding = 1) writeonly buffer partial_buf { uint64_t partial[]; };
 layout(std430, set = 0, binding = 3) readonly buffer table_buf { uint log_table[]; };  // T[32768..65535], uint16 pairs
@@ -32,10 +33,10 @@ layout(push_constant) uniform push_t {
   uint groups;
 } pc;
 
-const uint TW = 16u, TH = 16u, NCOL = 32u;  // tile, and its widest shared row (TW + 2·8)
+const uint TW = 32u, TH = 8u, NCOL = TW + 16u;  // tile, and its widest shared row (TW + 2·8)
 
 shared uint line[5][NCOL * TH];
-shared uint64_t red[256];
+shared uint64_t red[4][TW * TH];
 
 // §9: LOG(x) = T[x >> k] + 2048·k, k = bit length − 16, for x ≥ 2^17.
 int log2_q11(uint64_t x) {
@@ -46,7 +47,15 @@ int log2_q11(uint64_t x) {
   return int(bitfieldExtract(log_table[e >> 1], int((e & 1u) * 16u), 16)) + 2048 * k;
 }
 
+// rs(Σ c·v, sh) for a sum kept as two 32-bit halves, Σ c·(v >> 16) and Σ c·(v & 0xffff) (each < 2^32),
+// when the result fits in 32 bits (§7.1, §7.2): the 64-bit sum is never formed.
+uint rs_split(uint hi, uint lo, uint sh) {
+  if (sh == 0u) return (hi << 16) + lo;
+  return (hi << (16u - sh)) + ((lo + (1u << (sh - 1u))) >> sh);
+}
+
 void main() {
+  VIF_TAPS;
   const uint lid = gl_LocalInvocationIndex;
   const uint x0 = gl_WorkGroupID.x * TW, y0 = gl_WorkGroupID.y * TH;
   const uint w = pc.w, h = pc.h;
@@ -55,7 +64,7 @@ void main() {
   const uint sh_sq = SCALE == 0u ? 2u * (pc.bpc - 8u) : 16u;
 
   // Phase 1: the vertical pass, rows y0.., columns x0 − HALF .. x0 + TW + HALF − 1 (unfolded positions).
-  for (uint idx = lid; idx < ncol * TH; idx += 256u) {
+  for (uint idx = lid; idx < ncol * TH; idx += TW * TH) {
     const uint r = idx / ncol, cc = idx % ncol;
     const uint i = y0 + r;
     const int p = int(x0) - HALF + int(cc);
@@ -64,60 +73,83 @@ void main() {
       if (w == 1u && p != 0) {
         // §4.3 one column: positions ±f take the last-row line of the previous scale at position f.
         const uint col = fold(abs(p), pc.prev_w);
-        for (uint q = 0u; q < 5u; ++q) v[q] = pyr[pc.stale_off + ((SCALE - 1u) * 5u + q) * 4u + col];
+        [[unroll]] for (uint q = 0u; q < 5u; ++q) v[q] = pyr[pc.stale_off + ((SCALE - 1u) * 5u + q) * 4u + col];
       } else {
         const uint j = fold(p, w);
-        uint am = 0u, an = 0u;
-        uint64_t axx = 0ul, ayy = 0ul, axy = 0ul;
-        for (int k = 0; k <= 2 * HALF; ++k) {
-          const int rr = int(i) - HALF + k;
-          uint a, b;
-          if (h >= 2u || rr == 0) {
-            const uint row = fold(rr, h);
-            a = image_at(pc.in_off[0], pc.stride, j, row, pc.bpc);
-            b = image_at(pc.in_off[1], pc.stride, j, row, pc.bpc);
-          } else {  // §4.3 one row: rows ±1 are row 1 of the previous scale's image
-            a = pyr[pc.prev_off[0] + pc.prev_w + j];
-            b = pyr[pc.prev_off[1] + pc.prev_w + j];
+        const bool inside = int(i) >= HALF && int(i) + HALF < int(h);
+        uint am = 0u, an = 0u, xxh = 0u, xxl = 0u, yyh = 0u, yyl = 0u, xyh = 0u, xyl = 0u;
+        if (SCALE == 0u && pc.bpc == 8u) {  // squares < 2^16: one 32-bit sum each (≤ 65536·255² < 2^32)
+          [[unroll]] for (int k = 0; k < 17; ++k) {
+            if (k > 2 * HALF) break;
+            const uint row = inside ? uint(int(i) - HALF + k) : fold(int(i) - HALF + k, h);
+            const uint a = image_at(pc.in_off[0], pc.stride, j, row, 8u);
+            const uint b = image_at(pc.in_off[1], pc.stride, j, row, 8u);
+            const uint c = TAPS[k];
+            am += c * a;
+            an += c * b;
+            xxl += c * (a * a);
+            yyl += c * (b * b);
+            xyl += c * (a * b);
           }
-          const uint c = tap(k);
-          am += c * a;
-          an += c * b;
-          axx += uint64_t(c) * uint64_t(a * a);
-          ayy += uint64_t(c) * uint64_t(b * b);
-          axy += uint64_t(c) * uint64_t(a * b);
+        } else {
+          [[unroll]] for (int k = 0; k < 17; ++k) {
+            if (k > 2 * HALF) break;
+            const int rr = int(i) - HALF + k;
+            uint a, b;
+            if (inside || h >= 2u || rr == 0) {
+              const uint row = inside ? uint(rr) : fold(rr, h);
+              a = image_at(pc.in_off[0], pc.stride, j, row, pc.bpc);
+              b = image_at(pc.in_off[1], pc.stride, j, row, pc.bpc);
+            } else {  // §4.3 one row: rows ±1 are row 1 of the previous scale's image
+              a = pyr[pc.prev_off[0] + pc.prev_w + j];
+              b = pyr[pc.prev_off[1] + pc.prev_w + j];
+            }
+            const uint c = TAPS[k];
+            am += c * a;
+            an += c * b;
+            const uint aa = a * a, bb = b * b, ab = a * b;  // < 2^32
+            xxh += c * (aa >> 16);
+            xxl += c * (aa & 0xffffu);
+            yyh += c * (bb >> 16);
+            yyl += c * (bb & 0xffffu);
+            xyh += c * (ab >> 16);
+            xyl += c * (ab & 0xffffu);
+          }
         }
         v[0] = rs32(am, sh_mean);
         v[1] = rs32(an, sh_mean);
-        const uint64_t half_sq = sh_sq > 0u ? (1ul << (sh_sq - 1u)) : 0ul;
-        v[2] = uint((axx + half_sq) >> sh_sq);
-        v[3] = uint((ayy + half_sq) >> sh_sq);
-        v[4] = uint((axy + half_sq) >> sh_sq);
+        v[2] = rs_split(xxh, xxl, sh_sq);
+        v[3] = rs_split(yyh, yyl, sh_sq);
+        v[4] = rs_split(xyh, xyl, sh_sq);
         // What the next scale's §4.3 one-column rule reads: this scale's last-row line, columns 0..3.
         if (SCALE < 3u && i == h - 1u && p >= 0 && p < 4)
-          for (uint q = 0u; q < 5u; ++q) pyr[pc.stale_off + (SCALE * 5u + q) * 4u + uint(p)] = v[q];
+          [[unroll]] for (uint q = 0u; q < 5u; ++q) pyr[pc.stale_off + (SCALE * 5u + q) * 4u + uint(p)] = v[q];
       }
     }
-    for (uint q = 0u; q < 5u; ++q) line[q][r * ncol + cc] = v[q];
+    [[unroll]] for (uint q = 0u; q < 5u; ++q) line[q][r * ncol + cc] = v[q];
   }
   barrier();
 
   // Phase 2: one output position per thread.
-  uint64_t sums[4] = uint64_t[4](0ul, 0ul, 0ul, 0ul);  // NL, DL, NN, DN
+  uint64_t nl = 0ul, dl = 0ul, nn = 0ul, dn = 0ul;
   const uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
   if (x0 + tx < w && y0 + ty < h) {
-    uint mu1 = 0u, mu2 = 0u;
-    uint64_t sxx = 0ul, syy = 0ul, sxy = 0ul;
-    for (int k = 0; k <= 2 * HALF; ++k) {
+    uint mu1 = 0u, mu2 = 0u, xxh = 0u, xxl = 0u, yyh = 0u, yyl = 0u, xyh = 0u, xyl = 0u;
+    [[unroll]] for (int k = 0; k < 17; ++k) {
+      if (k > 2 * HALF) break;
       const uint at = ty * ncol + tx + uint(k);
-      const uint c = tap(k);
+      const uint c = TAPS[k];
       mu1 += c * line[0][at];
       mu2 += c * line[1][at];
-      sxx += uint64_t(c) * uint64_t(line[2][at]);
-      syy += uint64_t(c) * uint64_t(line[3][at]);
-      sxy += uint64_t(c) * uint64_t(line[4][at]);
+      const uint xxv = line[2][at], yyv = line[3][at], xyv = line[4][at];
+      xxh += c * (xxv >> 16);
+      xxl += c * (xxv & 0xffffu);
+      yyh += c * (yyv >> 16);
+      yyl += c * (yyv & 0xffffu);
+      xyh += c * (xyv >> 16);
+      xyl += c * (xyv & 0xffffu);
     }
-    const uint xx = uint((sxx + 32768ul) >> 16), yy = uint((syy + 32768ul) >> 16), xy = uint((sxy + 32768ul) >> 16);
+    const uint xx = rs_split(xxh, xxl, 16u), yy = rs_split(yyh, yyl, 16u), xy = rs_split(xyh, xyl, 16u);
     // §7.3: (a·b + 2^31) >> 32 of the full 64-bit products; wrap32 differences.
     uint hi, lo;
     umulExtended(mu1, mu1, hi, lo);
@@ -131,7 +163,7 @@ void main() {
     const int s12 = int(xy - mu1_mu2);
     // §8
     if (s1 >= NSQ) {
-      sums[1] = uint64_t(log2_q11(uint64_t(NSQ + s1)) - 17 * 2048);
+      dl = uint64_t(log2_q11(uint64_t(NSQ + s1)) - 17 * 2048);
       if (s12 > 0 && s2 > 0) {
         precise double den = double(s1) + EPS;
         double g = div_rn(double(s12), den);
@@ -143,24 +175,24 @@ void main() {
         precise double gg = g * g;
         precise double ggs = gg * double(s1);
         const int64_t n1t = int64_t(ggs) + n1;
-        sums[0] = uint64_t(log2_q11(uint64_t(n1t)) - log2_q11(uint64_t(n1)));
+        nl = uint64_t(log2_q11(uint64_t(n1t)) - log2_q11(uint64_t(n1)));
       }
     } else {
-      sums[2] = uint64_t(s2);
-      sums[3] = 1ul;
+      nn = uint64_t(s2);
+      dn = 1ul;
     }
   }
 
   // The tile's four sums (exact in any order).
-  const uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  for (uint q = 0u; q < 4u; ++q) {
-    red[lid] = sums[q];
-    barrier();
-    for (uint s = 128u; s > 0u; s >>= 1) {
-      if (lid < s) red[lid] += red[lid + s];
-      barrier();
-    }
-    if (lid == 0u) partial[pc.partial_base + q * pc.groups + g] = red[0];
+  red[0][lid] = nl;
+  red[1][lid] = dl;
+  red[2][lid] = nn;
+  red[3][lid] = dn;
+  barrier();
+  for (uint s = TW * TH / 2u; s > 0u; s >>= 1) {
+    if (lid < s)
+      [[unroll]] for (uint q = 0u; q < 4u; ++q) red[q][lid] += red[q][lid + s];
     barrier();
   }
+  if (lid < 4u) partial[pc.partial_base + lid * pc.groups + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = red[lid][0];
 }

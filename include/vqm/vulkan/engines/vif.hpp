@@ -1,6 +1,6 @@
 // Vulkan schedule of VMAF's integer VIF (SPEC-vmaf Part I): per frame, the pyramid (vif_down.comp: scales
 // 1..3 of both pictures, one uint per sample) and the statistics of each scale (vif_stats.comp: vertical and
-// horizontal passes fused in 16×16 tiles, moments, the per-pixel double stage, the four exact integer sums
+// horizontal passes fused in 32×8 tiles, moments, the per-pixel double stage, the four exact integer sums
 // per tile), then reduce_u64 to the 16 sums of vif_partials. Stage s runs scale s's statistics beside the
 // downsampling s → s+1; the statistics of scale s also leave the last-row line the one-column rule of §4.3
 // needs at scale s+1, so every size the metric accepts is exact.
@@ -130,8 +130,8 @@ class vif_program final : public program {
         }
       }
       if (!computed(s)) continue;
-      groups_x_[s] = div_up(w_[s], 16);
-      groups_[s] = groups_x_[s] * div_up(h_[s], 16);
+      groups_x_[s] = div_up(w_[s], 32);  // vif_stats tiles: 32×8
+      groups_[s] = groups_x_[s] * div_up(h_[s], 8);
       base_[s] = partials;
       partials += 4 * groups_[s];
     }
