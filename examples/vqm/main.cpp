@@ -115,6 +115,12 @@ int run_main(const options& o, CLI::App& app) {
   if (!o.output.empty()) out.emplace(o.output);
 
   const auto raw = raw_format(o, app);
+  if (o.reference == "-" && o.distorted == "-")
+    throw error(errc::invalid_argument, "-r - and -d - both name standard input; give one of them as a file, a "
+                                        "named pipe or a process substitution such as <(ffmpeg ... -f yuv4mpegpipe -)");
+#if defined(VQM_WITH_FFMPEG)
+  io::capture_ffmpeg_log();  // FFmpeg's own messages complete vqm's one-line errors instead of printing
+#endif
   auto ref = io::open_frame_source(o.reference, raw);
   auto dis = io::open_frame_source(o.distorted, raw);
 
@@ -193,8 +199,11 @@ int main(int argc, char** argv) {
                "vqm"};
   app.set_help_flag("--help", "Print this help and exit");  // -h is the height, as in libvmaf
   app.set_version_flag("-v,--version", std::string("vqm ") + VQM_VERSION_STRING + " (libvmaf 3.x compatible output)");
-  app.add_option("-r,--reference", o.reference, "Reference video (.y4m, or raw .yuv with -w -h -p -b)");
-  app.add_option("-d,--distorted", o.distorted, "Distorted video (.y4m, or raw .yuv with -w -h -p -b)");
+  const std::string inputs = io::have_ffmpeg ? " video: .y4m, raw .yuv with -w -h -p -b, or any file/URL FFmpeg decodes; '-' "
+                                               "for standard input"
+                                             : " video: .y4m, or raw .yuv with -w -h -p -b; '-' for standard input";
+  app.add_option("-r,--reference", o.reference, "Reference" + inputs);
+  app.add_option("-d,--distorted", o.distorted, "Distorted" + inputs);
   app.add_option("-w,--width", o.width, "Raw input: width in samples")->check(cli::non_negative);
   app.add_option("-h,--height", o.height, "Raw input: height in samples")->check(cli::non_negative);
   app.add_option("-p,--pixel_format", o.pixel_format, "Raw input: 420, 422, 444 or 400")

@@ -322,6 +322,14 @@ TEST_F(ffmpeg_cli, a_file_ffmpeg_cannot_open) {
   expect_clean_failure("", {"-r", h264_420p8(), "-d", path("missing.mkv")}, {"missing.mkv", "no such file"});
 }
 
+TEST_F(ffmpeg_cli, raw_samples_without_the_raw_flags) {
+  std::ofstream(path("frames.yuv"), std::ios::binary) << std::string(384, '\x10');
+  std::ofstream(path("frames.bin"), std::ios::binary) << std::string(384, '\x10');
+  expect_clean_failure("", {"-r", path("frames.yuv"), "-d", h264_420p8()}, {"frames.yuv", "give -w, -h, -p and -b"});
+  expect_clean_failure("", {"-r", path("frames.bin"), "-d", h264_420p8()},
+                       {"frames.bin", "FFmpeg cannot open it", "give -w, -h, -p and -b"});
+}
+
 TEST_F(ffmpeg_cli, a_file_without_a_video_stream) {
   const auto audio = media("audio_only.mka", "-f lavfi -i sine=d=0.2 -c:a flac");
   expect_clean_failure("", {"-r", h264_420p8(), "-d", audio}, {"audio_only.mka", "no video stream", "audio flac"});

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -119,11 +120,22 @@ struct decode_options {
     return std::make_unique<yuv_reader>(path, *raw);
   }
   if (sig.empty()) throw error(errc::bad_input, path + ": empty input (no data to read)");
-  const bool named_y4m = path.size() >= 4 && path.compare(path.size() - 4, 4, ".y4m") == 0;
-  if (named_y4m)
-    throw error(errc::bad_input, path + ": not a Y4M file (missing 'YUV4MPEG2' signature)");
+  auto named = [&](const char* ext) {
+    const std::size_t n = std::strlen(ext);
+    return path.size() >= n && path.compare(path.size() - n, n, ext) == 0;
+  };
+  if (named(".y4m")) throw error(errc::bad_input, path + ": not a Y4M file (missing 'YUV4MPEG2' signature)");
+  if (named(".yuv") || named(".raw"))  // FFmpeg would guess its own geometry for these
+    throw error(errc::bad_input, path + ": no Y4M header; for raw .yuv input give -w, -h, -p and -b");
 #if defined(VQM_WITH_FFMPEG)
-  return std::make_unique<ffmpeg_reader>(path, std::move(opened), std::move(sig), fo);
+  const bool regular = opened.regular;
+  try {
+    return std::make_unique<ffmpeg_reader>(path, std::move(opened), std::move(sig), fo);
+  } catch (const error& e) {
+    // Neither Y4M nor anything FFmpeg knows: perhaps raw samples under another name.
+    if (!regular || std::string_view(e.what()).find("FFmpeg cannot open it") == std::string_view::npos) throw;
+    throw error(e.code(), std::string(e.what()) + "; for raw .yuv input give -w, -h, -p and -b");
+  }
 #else
   throw error(errc::bad_input, path + ": no Y4M header; for raw .yuv input give -w, -h, -p and -b (containers and "
                                       "encoded video such as MP4, MKV or WebM need vqm built with FFmpeg, -DVQM_FFMPEG=ON)");
