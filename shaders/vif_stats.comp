@@ -1,9 +1,10 @@
-// Integer VIF statistics of one scale (SPEC-vmaf Part I §7, §8): one workgroup per 32×8 tile. Phase 1 runs
-// the vertical pass (§7.1) for the tile's rows over its columns widened by HALF on each side (folded per
-// §4.1, or the stale values of §4.3 on one-pixel axes) into shared memory, rounded to the per-scale formats;
-// phase 2 runs the horizontal pass (§7.2), the moments (§7.3) and the per-pixel contribution (§8) with its
-// double arithmetic (every operation rounded on its own, a correctly rounded division), and the four exact
-// integer sums of the tile go to `partial` (reduce_u64 adds the tiles).
+// Integer VIF statistics of one scale (SPEC-vmaf Part I §7, §8): one workgroup per 32×8 tile. Phase 0 copies
+// the tile's input samples (widened by HALF on every side, folded per §4.1, or the one-row rule of §4.3) to
+// shared memory; phase 1 runs the vertical pass (§7.1) for the tile's rows over its columns widened by HALF
+// (or the one-column values of §4.3), rounded to the per-scale formats; phase 2 runs the horizontal pass
+// (§7.2), the moments (§7.3) and the per-pixel contribution (§8) with its double arithmetic (every operation
+// rounded on its own, a correctly rounded division), and the four exact integer sums of the tile go to
+// `partial` (reduce_u64 adds the tiles).
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require
@@ -33,10 +34,10 @@ layout(push_constant) uniform push_t {
   uint groups;
 } pc;
 
-const uint TW = 32u, TH = 8u, NCOL = TW + 16u;  // tile, and its widest shared row (TW + 2·8)
+const uint TW = 32u, TH = 8u, NCOL = TW + 16u, NROW = TH + 16u;  // tile, its widest input (± 8)
 
-shared uint line[5][NCOL * TH];
-shared uint64_t red[4][TW * TH];
+shared uint tile[NROW * NCOL];   // input samples ref | dis << 16 (folded, §4.1 / §4.3 one row)
+shared uint line[5][NCOL * TH];  // vertical-pass lines; reused by the reduction
 
 // §9: LOG(x) = T[x >> k] + 2048·k, k = bit length − 16, for x ≥ 2^17.
 int log2_q11(uint64_t x) {
@@ -63,6 +64,24 @@ void main() {
   const uint sh_mean = SCALE == 0u ? pc.bpc : 16u;
   const uint sh_sq = SCALE == 0u ? 2u * (pc.bpc - 8u) : 16u;
 
+  // Phase 0: the input samples of rows y0 − HALF .., columns x0 − HALF .. (unfolded), both pictures.
+  const uint nrow = TH + 2u * uint(HALF);
+  for (uint idx = lid; idx < nrow * ncol; idx += TW * TH) {
+    const int rr = int(y0) - HALF + int(idx / ncol);
+    const uint j = fold(int(x0) - HALF + int(idx % ncol), w);
+    uint a, b;
+    if (h >= 2u || rr == 0) {
+      const uint row = fold(rr, h);
+      a = image_at(pc.in_off[0], pc.stride, j, row, pc.bpc);
+      b = image_at(pc.in_off[1], pc.stride, j, row, pc.bpc);
+    } else {  // §4.3 one row: rows ±1 are row 1 of the previous scale's image
+      a = pyr[pc.prev_off[0] + pc.prev_w + j];
+      b = pyr[pc.prev_off[1] + pc.prev_w + j];
+    }
+    tile[idx] = a | (b << 16);
+  }
+  barrier();
+
   // Phase 1: the vertical pass, rows y0.., columns x0 − HALF .. x0 + TW + HALF − 1 (unfolded positions).
   for (uint idx = lid; idx < ncol * TH; idx += TW * TH) {
     const uint r = idx / ncol, cc = idx % ncol;
@@ -75,15 +94,12 @@ void main() {
         const uint col = fold(abs(p), pc.prev_w);
         [[unroll]] for (uint q = 0u; q < 5u; ++q) v[q] = pyr[pc.stale_off + ((SCALE - 1u) * 5u + q) * 4u + col];
       } else {
-        const uint j = fold(p, w);
-        const bool inside = int(i) >= HALF && int(i) + HALF < int(h);
         uint am = 0u, an = 0u, xxh = 0u, xxl = 0u, yyh = 0u, yyl = 0u, xyh = 0u, xyl = 0u;
         if (SCALE == 0u && pc.bpc == 8u) {  // squares < 2^16: one 32-bit sum each (≤ 65536·255² < 2^32)
           [[unroll]] for (int k = 0; k < 17; ++k) {
             if (k > 2 * HALF) break;
-            const uint row = inside ? uint(int(i) - HALF + k) : fold(int(i) - HALF + k, h);
-            const uint a = image_at(pc.in_off[0], pc.stride, j, row, 8u);
-            const uint b = image_at(pc.in_off[1], pc.stride, j, row, 8u);
+            const uint ab2 = tile[(r + uint(k)) * ncol + cc];
+            const uint a = ab2 & 0xffffu, b = ab2 >> 16;
             const uint c = TAPS[k];
             am += c * a;
             an += c * b;
@@ -94,16 +110,8 @@ void main() {
         } else {
           [[unroll]] for (int k = 0; k < 17; ++k) {
             if (k > 2 * HALF) break;
-            const int rr = int(i) - HALF + k;
-            uint a, b;
-            if (inside || h >= 2u || rr == 0) {
-              const uint row = inside ? uint(rr) : fold(rr, h);
-              a = image_at(pc.in_off[0], pc.stride, j, row, pc.bpc);
-              b = image_at(pc.in_off[1], pc.stride, j, row, pc.bpc);
-            } else {  // §4.3 one row: rows ±1 are row 1 of the previous scale's image
-              a = pyr[pc.prev_off[0] + pc.prev_w + j];
-              b = pyr[pc.prev_off[1] + pc.prev_w + j];
-            }
+            const uint ab2 = tile[(r + uint(k)) * ncol + cc];
+            const uint a = ab2 & 0xffffu, b = ab2 >> 16;
             const uint c = TAPS[k];
             am += c * a;
             an += c * b;
@@ -183,16 +191,30 @@ void main() {
     }
   }
 
-  // The tile's four sums (exact in any order).
-  red[0][lid] = nl;
-  red[1][lid] = dl;
-  red[2][lid] = nn;
-  red[3][lid] = dn;
+  // The tile's four sums (exact in any order), in the lines' memory: NL, DL and DN of a tile fit in 32 bits
+  // (per position < 2^17, < 2^16, 1), NN is kept as two halves.
+  barrier();
+  line[0][lid] = uint(nl);
+  line[1][lid] = uint(dl);
+  line[2][lid] = uint(dn);
+  line[3][lid] = uint(nn);
+  line[4][lid] = uint(nn >> 32);
   barrier();
   for (uint s = TW * TH / 2u; s > 0u; s >>= 1) {
-    if (lid < s)
-      [[unroll]] for (uint q = 0u; q < 4u; ++q) red[q][lid] += red[q][lid + s];
+    if (lid < s) {
+      [[unroll]] for (uint q = 0u; q < 3u; ++q) line[q][lid] += line[q][lid + s];
+      const uint64_t t = packUint2x32(uvec2(line[3][lid], line[4][lid])) + packUint2x32(uvec2(line[3][lid + s], line[4][lid + s]));
+      const uvec2 u = unpackUint2x32(t);
+      line[3][lid] = u.x;
+      line[4][lid] = u.y;
+    }
     barrier();
   }
-  if (lid < 4u) partial[pc.partial_base + lid * pc.groups + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = red[lid][0];
+  if (lid == 0u) {
+    const uint base = pc.partial_base + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    partial[base] = uint64_t(line[0][0]);
+    partial[base + pc.groups] = uint64_t(line[1][0]);
+    partial[base + 2u * pc.groups] = packUint2x32(uvec2(line[3][0], line[4][0]));
+    partial[base + 3u * pc.groups] = uint64_t(line[2][0]);
+  }
 }
