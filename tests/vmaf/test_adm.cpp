@@ -210,6 +210,43 @@ TEST(AdmCsf, DefaultFactorsAndMultipliers) {
   EXPECT_NE(far.request().irf0[0], 36453);
 }
 
+// CSF modes 1–3 and a non-default geometry (§6.2 computed IRF0, §12.1): frame 0 of rocket_177x99 crf35, values
+// of the SPEC's prototype (vmaf-proto/adm.py, which matched the CLI on two pairs per mode), adm2 / scale0 / scale3.
+TEST(AdmCsf, OtherModesMatchPrototype) {
+  struct row {
+    const char* opts;
+    const char* suffix;
+    double adm2, scale0, scale3;
+  };
+  const row rows[] = {
+      {"adm_csf_mode=1", "_csf_1", NAN, 0.04800462180462003, NAN},
+      {"adm_csf_mode=2", "_csf_2", 0.9221238633758567, 0.9104825676188054, 0.9593803693429712},
+      {"adm_csf_mode=3:adm_ref_display_height=2160:adm_norm_view_dist=1.5", "_csf_3_nvd_1.5_rdh_2160",
+       0.9215443095291911, 0.9141443566041874, 0.9581400795002415},
+      {"adm_csf_mode=3:adm_ref_display_height=1000:adm_norm_view_dist=4", "_csf_3_nvd_4_rdh_1000", NAN, NAN, NAN},
+      {"adm_csf_mode=1:adm_csf_scale=2.5:adm_csf_diag_scale=0.5", "_scfd_0.5_csf_1_scf_2.5", 0.010449825686368652,
+       0.023275278071402915, 0.006973516555661704},
+      {"adm_norm_view_dist=4.5:adm_ref_display_height=2160", "_nvd_4.5_rdh_2160", 0.9642891278579862,
+       0.9824111013905868, 0.9699867605828805},
+  };
+  const auto j = load_pair("rocket_177x99_420p8_x264crf35");
+  const auto fmt = format_of(j);
+  const auto& [rf, df] = vqm::test::frames_of(j);
+  const auto rv = rf[0].view().planes[0], dv = df[0].view().planes[0];
+  for (const auto& r : rows) {
+    const auto o = adm_options::parse(vqm::option_map::parse(r.opts));
+    EXPECT_EQ(o.suffix(), r.suffix) << r.opts;
+    const adm_algorithm alg(fmt, o);
+    const auto p = vqm::cpu::adm(rv, dv, 8, alg.request());
+    EXPECT_TRUE(p == vqm::cpu::reference::adm(rv, dv, 8, alg.request())) << r.opts;
+    std::vector<double> out(alg.names().size());
+    alg.scores(p, out.data());
+    EXPECT_TRUE(vqm::test::same(out[0], r.adm2)) << r.opts << " adm2 " << g17(out[0]);
+    EXPECT_TRUE(vqm::test::same(out[3], r.scale0)) << r.opts << " scale0 " << g17(out[3]);
+    EXPECT_TRUE(vqm::test::same(out[6], r.scale3)) << r.opts << " scale3 " << g17(out[6]);
+  }
+}
+
 // ---- (3) optimised kernel == reference kernel ----
 
 struct plane_buf {
