@@ -108,6 +108,9 @@ class cli : public testing::Test {
 };
 
 json reference(const std::string& pair) { return json::parse(slurp(refdir + "/" + pair + ".json")); }
+json reference_vmaf(const std::string& pair) {
+  return json::parse(slurp(std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf/" + pair + ".json"));
+}
 
 double ref_value(const json& v) {
   if (v.is_string()) {
@@ -141,7 +144,7 @@ const std::string ast_dis = "astronaut_576x324_420p8_x264crf35.y4m";
 // Layouts
 
 TEST_F(cli, json_layout_and_default_precision) {
-  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr=enable_apsnr=true", "--feature",
+  const auto r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr=enable_apsnr=true", "--feature",
                       "float_ssim", "--json", "-o", path("out.json"), "-q"});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(r.err, "");
@@ -181,7 +184,7 @@ TEST_F(cli, json_layout_and_default_precision) {
 }
 
 TEST_F(cli, csv_layout) {
-  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--csv", "-o", path("out.csv")});
+  const auto r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--csv", "-o", path("out.csv")});
   ASSERT_EQ(r.rc, 0) << r.err;
   std::istringstream in(slurp(path("out.csv")));
   std::string line;
@@ -200,7 +203,7 @@ TEST_F(cli, csv_layout) {
 
 TEST_F(cli, xml_is_the_default_and_keeps_inf_literally) {
   // psnr_hvs of the identical pair is inf in every frame: XML keeps it, JSON would say null.
-  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_ref), "--feature", "psnr", "--feature", "psnr_hvs", "-o",
+  const auto r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_ref), "--feature", "psnr", "--feature", "psnr_hvs", "-o",
                       path("out.xml")});
   ASSERT_EQ(r.rc, 0) << r.err;
   const auto x = slurp(path("out.xml"));
@@ -217,7 +220,7 @@ TEST_F(cli, xml_is_the_default_and_keeps_inf_literally) {
 }
 
 TEST_F(cli, summary_on_stdout_without_output_file) {
-  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr"});
+  const auto r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr"});
   ASSERT_EQ(r.rc, 0) << r.err;
   const auto mean = reference("astronaut_576x324_420p8_x264crf35").at("features").at("psnr").at("pooled").at("psnr_y").at("mean");
   char want[64];
@@ -226,16 +229,31 @@ TEST_F(cli, summary_on_stdout_without_output_file) {
   EXPECT_EQ(leftovers({}), std::vector<std::string>{});
 }
 
-TEST_F(cli, default_features_skip_what_the_input_cannot_have) {
-  // 177x99: float_ms_ssim needs 176x176, so the default set leaves it out with a note.
-  const auto r = vqm({"-r", fx("rocket_177x99_420p8_ref.y4m"), "-d", fx("rocket_177x99_420p8_noise10.y4m"), "--json",
-                      "-o", path("out.json")});
+TEST_F(cli, default_run_is_vmaf_as_in_libvmaf) {
+  // No --model, no --feature: vmaf_v0.6.1 and its features, in libvmaf's order; --feature adds to it, and
+  // the same feature twice is one instance.
+  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--feature", "psnr", "--precision",
+                      "max", "--json", "-o", path("out.json")});
   ASSERT_EQ(r.rc, 0) << r.err;
-  EXPECT_NE(r.err.find("skipping float_ms_ssim"), std::string::npos) << r.err;
   const auto j = json::parse(slurp(path("out.json")));
-  const auto& m = j.at("frames")[0].at("metrics");
-  for (const char* n : {"psnr_y", "float_psnr", "float_ssim", "psnr_hvs"}) EXPECT_TRUE(m.contains(n)) << n;
-  EXPECT_FALSE(m.contains("float_ms_ssim"));
+  const auto ref = reference_vmaf("astronaut_576x324_420p8_x264crf35").at("features").at("model[vmaf_v0.6.1]");
+  std::vector<std::string> want;
+  const auto ordered = nlohmann::ordered_json::parse(
+      slurp(std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf/astronaut_576x324_420p8_x264crf35.json"));
+  for (const auto& [name, col] : ordered.at("features").at("model[vmaf_v0.6.1]").at("metrics").items()) want.push_back(name);
+  want.insert(want.end() - 3, {"psnr_y", "psnr_cb", "psnr_cr"});  // per-frame features, then motion2/3, vmaf
+  const auto& frames = j.at("frames");
+  ASSERT_EQ(frames.size(), 4u);
+  std::vector<std::string> got;  // in the file's order
+  const auto in_order = nlohmann::ordered_json::parse(slurp(path("out.json")));
+  for (const auto& [name, v] : in_order.at("frames")[0].at("metrics").items()) got.push_back(name);
+  EXPECT_EQ(got, want);
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_TRUE(json_matches(frames[i].at("metrics").at("vmaf"), ref_value(ref.at("metrics").at("vmaf")[i]))) << i;
+  // -n without --feature has nothing to compute; a size VMAF's adm cannot take is one clear line.
+  expect_clean_failure({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis)}, {"nothing to compute", "--feature"});
+  expect_clean_failure({"-r", fx("chelsea_16x16_420p8_ref.y4m"), "-d", fx("chelsea_16x16_420p8_noise12.y4m")},
+                       {"chelsea_16x16_420p8_ref.y4m", "adm", "33x33"});
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -299,7 +317,7 @@ TEST_F(cli, precision_max_compat_libvmaf_reproduces_the_reference_json) {
 TEST_F(cli, compat_xml_keeps_nan_and_inf_exactly) {
   // cellauto 8x8: psnr_hvs chroma planes are 4x4 -> nan in libvmaf (compat), and the XML says so.
   const auto ref = reference("cellauto_8x8_420p8_noise20");
-  const auto r = vqm({"-r", fx(ref.at("reference").at("file")), "-d", fx(ref.at("distorted").at("file")), "--feature",
+  const auto r = vqm({"-n", "-r", fx(ref.at("reference").at("file")), "-d", fx(ref.at("distorted").at("file")), "--feature",
                       "psnr_hvs", "--feature", "float_ssim", "--compat", "libvmaf", "--precision", "max", "-o",
                       path("out.xml")});
   ASSERT_EQ(r.rc, 0) << r.err;
@@ -357,7 +375,7 @@ TEST_F(cli, subsample_measures_every_nth_frame_and_apsnr_still_covers_all) {
 }
 
 TEST_F(cli, frame_cnt_limits_the_frames) {
-  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--frame_cnt", "2", "--json", "-o",
+  const auto r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--frame_cnt", "2", "--json", "-o",
                       path("out.json")});
   ASSERT_EQ(r.rc, 0) << r.err;
   const auto j = json::parse(slurp(path("out.json")));
@@ -366,10 +384,11 @@ TEST_F(cli, frame_cnt_limits_the_frames) {
 }
 
 TEST_F(cli, threads_give_the_same_numbers) {
-  auto run = [&](const char* threads, const std::string& out) {
+  // VMAF (default model: motion is temporal) next to the other metrics, with and without --subsample.
+  auto run = [&](const char* threads, const std::string& out, const char* subsample = "1") {
     const auto r = vqm({"-r", fx("motorcycle_183x177_420p8_ref.y4m"), "-d", fx("motorcycle_183x177_420p8_vp9crf40.y4m"),
                         "--feature", "psnr=enable_apsnr=true", "--feature", "float_ms_ssim", "--feature", "psnr_hvs",
-                        "--threads", threads, "--precision", "max", "--json", "-o", path(out)});
+                        "--threads", threads, "--subsample", subsample, "--precision", "max", "--json", "-o", path(out)});
     EXPECT_EQ(r.rc, 0) << r.err;
     auto j = json::parse(slurp(path(out)));
     j.erase("fps");
@@ -381,6 +400,16 @@ TEST_F(cli, threads_give_the_same_numbers) {
   EXPECT_EQ(one.at("frames").size(), 6u);
   EXPECT_EQ(one, two);
   EXPECT_EQ(one, four);
+  EXPECT_EQ(run("1", "s1.json", "2"), run("3", "s3.json", "2"));
+  // Subsampling reports every 2nd frame but motion still sees every frame: the reported values are those of
+  // the full run.
+  const auto sub = run("2", "s2.json", "2");
+  for (const auto& f : sub.at("frames")) {
+    const auto i = f.at("frameNum").get<std::size_t>();
+    EXPECT_EQ(i % 2, 0u);
+    for (const char* n : {"integer_motion2", "integer_motion3", "vmaf", "integer_adm2"})
+      EXPECT_EQ(f.at("metrics").at(n), one.at("frames")[i].at("metrics").at(n)) << n << " frame " << i;
+  }
 }
 
 TEST_F(cli, raw_yuv_input_gives_the_y4m_numbers) {
@@ -398,10 +427,10 @@ TEST_F(cli, raw_yuv_input_gives_the_y4m_numbers) {
   const std::size_t fb = 321 * 199 * 2 + 2 * 161 * 199 * 2;  // 10-bit 4:2:2, odd width
   spit(path("ref.yuv"), strip(slurp(fx("rocket_321x199_422p10_ref.y4m")), fb));
   spit(path("dis.yuv"), strip(slurp(fx("rocket_321x199_422p10_x264crf33.y4m")), fb));
-  const auto a = vqm({"-r", path("ref.yuv"), "-d", path("dis.yuv"), "-w", "321", "-h", "199", "-p", "422", "-b", "10",
+  const auto a = vqm({"-n", "-r", path("ref.yuv"), "-d", path("dis.yuv"), "-w", "321", "-h", "199", "-p", "422", "-b", "10",
                       "--feature", "psnr", "--feature", "psnr_hvs", "--precision", "max", "--json", "-o", path("raw.json")});
   ASSERT_EQ(a.rc, 0) << a.err;
-  const auto b = vqm({"-r", fx("rocket_321x199_422p10_ref.y4m"), "-d", fx("rocket_321x199_422p10_x264crf33.y4m"),
+  const auto b = vqm({"-n", "-r", fx("rocket_321x199_422p10_ref.y4m"), "-d", fx("rocket_321x199_422p10_x264crf33.y4m"),
                       "--feature", "psnr", "--feature", "psnr_hvs", "--precision", "max", "--json", "-o", path("y4m.json")});
   ASSERT_EQ(b.rc, 0) << b.err;
   auto ja = json::parse(slurp(path("raw.json"))), jb = json::parse(slurp(path("y4m.json")));
@@ -412,7 +441,7 @@ TEST_F(cli, raw_yuv_input_gives_the_y4m_numbers) {
 }
 
 TEST_F(cli, precision_digits_and_stdout_output) {
-  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--precision", "4", "--csv", "-o", "-"});
+  const auto r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--precision", "4", "--csv", "-o", "-"});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n0,35\.25,41\.55,43\.52,\n)"))) << r.out;
 }
@@ -427,28 +456,34 @@ TEST_F(cli, version_and_help) {
 }
 
 TEST_F(cli, backends) {
-  auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "auto"});
+  auto r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "auto"});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("psnr_y"), std::string::npos);
 #if !VQM_CLI_HAS_VULKAN
   EXPECT_NE(r.err.find("built without the Vulkan backend; using the CPU"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
-  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "vulkan"},
+  expect_clean_failure({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "vulkan"},
                        {"built without the Vulkan backend; use --backend cpu"});
 #else
   // Without a loader: --backend vulkan is a clean error naming the fix, auto falls back with one line.
   ::setenv("VQM_VULKAN_LOADER", "/nonexistent/libvulkan.so.1", 1);
-  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "vulkan"},
+  expect_clean_failure({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "vulkan"},
                        {"no Vulkan loader", "--backend cpu"});
-  r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "auto"});
+  r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--backend", "auto"});
   ::unsetenv("VQM_VULKAN_LOADER");
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("cpu backend"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("using the CPU"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   // With a device (lavapipe in CI): --backend vulkan gives the Cpu backend's numbers to the last bit.
-  const auto cpu = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--backend", "cpu", "--precision", "max", "--json", "-o", "-"});
-  const auto gpu = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--backend", "vulkan", "--precision", "max", "--json", "-o", "-"});
+  const std::vector<std::string> five = {"-n", "--feature", "psnr", "--feature", "float_psnr", "--feature", "float_ssim",
+                                         "--feature", "float_ms_ssim", "--feature", "psnr_hvs"};
+  auto with = [&](std::vector<std::string> a) {
+    a.insert(a.end(), five.begin(), five.end());
+    return a;
+  };
+  const auto cpu = vqm(with({"-r", fx(ast_ref), "-d", fx(ast_dis), "--backend", "cpu", "--precision", "max", "--json", "-o", "-"}));
+  const auto gpu = vqm(with({"-r", fx(ast_ref), "-d", fx(ast_dis), "--backend", "vulkan", "--precision", "max", "--json", "-o", "-"}));
   ASSERT_EQ(cpu.rc, 0) << cpu.err;
   if (gpu.rc != 0 && gpu.err.find("Vulkan is not available") != std::string::npos) GTEST_SKIP() << "no Vulkan device: " << gpu.err;
   ASSERT_EQ(gpu.rc, 0) << gpu.err;
@@ -520,20 +555,20 @@ TEST_F(cli, inputs_differ_in_frame_count) {
                        {fx(ast_ref) + " has 4 frames", path("three.y4m") + " has 3", "--frame_cnt 3"});
   expect_clean_failure({"-r", path("three.y4m"), "-d", fx(ast_ref)}, {"has 3 frames", "has 4"});
   // ... and with --frame_cnt 3 the pair is fine.
-  const auto r = vqm({"-r", fx(ast_ref), "-d", path("three.y4m"), "--feature", "psnr", "--frame_cnt", "3"});
+  const auto r = vqm({"-n", "-r", fx(ast_ref), "-d", path("three.y4m"), "--feature", "psnr", "--frame_cnt", "3"});
   EXPECT_EQ(r.rc, 0) << r.err;
 }
 
 TEST_F(cli, metric_does_not_support_the_input) {
   const auto p16r = fx("astronaut_176x176_420p16_ref.y4m"), p16d = fx("astronaut_176x176_420p16_boxblur1.y4m");
-  expect_clean_failure({"-r", p16r, "-d", p16d, "--feature", "psnr_hvs"}, {p16r, "psnr_hvs", "16-bit"});
+  expect_clean_failure({"-n", "-r", p16r, "-d", p16d, "--feature", "psnr_hvs"}, {p16r, "psnr_hvs", "16-bit"});
   const auto gr = fx("camera_576x324_gray8_ref.y4m"), gd = fx("camera_576x324_gray8_x264crf35.y4m");
-  expect_clean_failure({"-r", gr, "-d", gd, "--feature", "psnr_hvs"}, {gr, "psnr_hvs", "4:0:0"});
+  expect_clean_failure({"-n", "-r", gr, "-d", gd, "--feature", "psnr_hvs"}, {gr, "psnr_hvs", "4:0:0"});
   const auto sr = fx("rocket_177x99_420p8_ref.y4m"), sd = fx("rocket_177x99_420p8_noise10.y4m");
-  expect_clean_failure({"-r", sr, "-d", sd, "--feature", "float_ms_ssim"}, {sr, "float_ms_ssim", "176x176", "177x99"});
+  expect_clean_failure({"-n", "-r", sr, "-d", sd, "--feature", "float_ms_ssim"}, {sr, "float_ms_ssim", "176x176", "177x99"});
   // libvmaf's degenerate tiny-frame values need --compat libvmaf; by default 8x8 is refused.
   const auto tr = fx("cellauto_8x8_420p8_ref.y4m"), td = fx("cellauto_8x8_420p8_noise20.y4m");
-  expect_clean_failure({"-r", tr, "-d", td, "--feature", "float_ssim"}, {tr, "float_ssim", "11x11"});
+  expect_clean_failure({"-n", "-r", tr, "-d", td, "--feature", "float_ssim"}, {tr, "float_ssim", "11x11"});
 }
 
 TEST_F(cli, zero_or_absurd_dimensions) {
@@ -556,19 +591,21 @@ TEST_F(cli, raw_size_not_a_multiple_of_the_frame_size) {
 }
 
 TEST_F(cli, unknown_feature_option_or_flag) {
-  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "vmaf"}, {"unknown feature 'vmaf'", "psnr_hvs"});
-  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr=enable_msee=true"},
+  expect_clean_failure({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "vmaf"}, {"unknown feature 'vmaf'", "psnr_hvs"});
+  expect_clean_failure({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr=enable_msee=true"},
                        {"unknown option 'enable_msee'", "psnr", "enable_mse"});
-  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "float_ssim=scale=x"}, {"scale=x"});
-  expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--feature", "psnr"},
-                       {"psnr_y", "already produced"});
+  expect_clean_failure({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "float_ssim=scale=x"}, {"scale=x"});
+  // The same feature twice is one instance (as in libvmaf); the same outputs under other options are an error.
+  expect_clean_failure({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "--feature",
+                        "psnr=enable_mse=true"},
+                       {"psnr_y", "also produced by another feature request"});
   expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--precision", "high"}, {"--precision high"});
   expect_clean_failure({"-r", fx(ast_ref), "-d", fx(ast_dis), "--bogus"}, {"--bogus"});
   expect_clean_failure({"-r", fx(ast_ref)}, {"-d/--distorted"});
 }
 
 TEST_F(cli, output_folder_missing_fails_before_any_work) {
-  const auto r = vqm({"-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "-o", path("no/such/out.xml")});
+  const auto r = vqm({"-n", "-r", fx(ast_ref), "-d", fx(ast_dis), "--feature", "psnr", "-o", path("no/such/out.xml")});
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(path("no")));
