@@ -1,5 +1,6 @@
 // vqm: compare a distorted video with its reference and write libvmaf-compatible scores.
 // Flags follow libvmaf's `vmaf` tool; see docs/cli.md.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -70,8 +71,11 @@ std::optional<picture_format> raw_format(const options& o, CLI::App& app) {
 void print_summary(const cli::report& r, const cli::number_format& nf, std::string_view backend) {
   fmt::print("vqm: {} frames ({} measured), {}x{}, {} backend\n", r.frames_read, r.frames.size(), r.width, r.height,
              backend);
-  for (std::size_t k = 0; k < r.names.size(); ++k) fmt::print("  {:<26} {}\n", r.names[k], nf.literal(r.pooled(k).mean));
-  for (const auto& [name, v] : r.aggregate) fmt::print("  {:<26} {}\n", name, nf.literal(v));
+  std::size_t width = 26;  // the names in one column, however long (VMAF_integer_feature_motion_sad_score)
+  for (const auto& n : r.names) width = std::max(width, n.size());
+  for (std::size_t k = 0; k < r.names.size(); ++k)
+    fmt::print("  {:<{}} {}\n", r.names[k], width, nf.literal(r.pooled(k).mean));
+  for (const auto& [name, v] : r.aggregate) fmt::print("  {:<{}} {}\n", name, width, nf.literal(v));
 }
 
 int list_gpus() {
