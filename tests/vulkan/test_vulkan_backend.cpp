@@ -52,7 +52,8 @@ TEST(VulkanBackend, MismatchedPairIsRejected) {
 // refuse with errc::backend_unavailable naming the feature; nothing borrowed is destroyed.
 TEST(VulkanBackend, MissingDeviceFeaturesAreNamed) {
   VQM_REQUIRE_VULKAN(ctx);
-  VkPhysicalDeviceFeatures2 none{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceFeatures2 none{};
+  none.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   auto borrowed = std::make_shared<vulkan::context>(vulkan::borrowed_device{.instance = ctx->instance(),
                                                                             .physical_device = ctx->physical_device(),
                                                                             .device = ctx->device(),

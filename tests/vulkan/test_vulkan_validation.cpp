@@ -44,7 +44,8 @@ TEST(VulkanValidation, MessengerCountsErrors) {
   VQM_REQUIRE_VULKAN(probe);
   vulkan::context ctx(vulkan::context_options{-1, true, false});
   ASSERT_EQ(ctx.validation_errors(), 0u);
-  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  VkBufferCreateInfo bi{};
+  bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   bi.size = 0;  // VUID-VkBufferCreateInfo-size-00912
   bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   VkBuffer b = VK_NULL_HANDLE;

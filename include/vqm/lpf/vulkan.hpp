@@ -232,7 +232,8 @@ class vulkan_backend {
     }
     vulkan::to_host(*ctx_, cmd_);
     vulkan::end(*ctx_, cmd_);
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd_;
     ctx_->submit(si, fence_);

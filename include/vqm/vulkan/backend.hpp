@@ -84,7 +84,8 @@ class Vulkan : public vulkan::engines {
     vulkan::begin(*ctx_, sl.cb);
     record_into(s, sl.cb);
     vulkan::end(*ctx_, sl.cb);
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
     si.commandBufferCount = 1;
     si.pCommandBuffers = &sl.cb;
     sl.fence.reset();

@@ -28,7 +28,8 @@ class buffer {
   buffer(const context& ctx, VkDeviceSize size, memory_kind kind, VkBufferUsageFlags usage = default_buffer_usage)
       : ctx_(&ctx), size_(size), kind_(kind) {
     const auto& fn = ctx.fn();
-    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    VkBufferCreateInfo bi{};
+    bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bi.size = std::max<VkDeviceSize>(size, 4);
     bi.usage = usage;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
@@ -39,7 +40,8 @@ class buffer {
     fn.vkGetBufferMemoryRequirements(ctx.device(), b, &req);
     const std::uint32_t type = pick_type(ctx, req.memoryTypeBits, kind);
     flags_ = ctx.memory_properties().memoryTypes[type].propertyFlags;
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    VkMemoryAllocateInfo ai{};
+    ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
     ai.allocationSize = req.size;
     ai.memoryTypeIndex = type;
     VkDeviceMemory m = VK_NULL_HANDLE;
@@ -135,7 +137,8 @@ class buffer {
 
   VkMappedMemoryRange mapped_range(VkDeviceSize offset, VkDeviceSize size) const noexcept {
     const VkDeviceSize atom = std::max<VkDeviceSize>(1, ctx_->limits().nonCoherentAtomSize);
-    VkMappedMemoryRange r{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
+    VkMappedMemoryRange r{};
+    r.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
     r.memory = memory_.get();
     r.offset = offset / atom * atom;
     r.size = VK_WHOLE_SIZE;

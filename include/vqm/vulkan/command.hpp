@@ -15,7 +15,8 @@ class command_pool {
   command_pool() = default;
   // Command buffers of this pool can be reset one by one (recycled per frame slot).
   explicit command_pool(const context& ctx) : ctx_(&ctx) {
-    VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    VkCommandPoolCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
     ci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     ci.queueFamilyIndex = ctx.queue_family();
     VkCommandPool p = VK_NULL_HANDLE;
@@ -24,7 +25,8 @@ class command_pool {
   }
   // Freed with the pool.
   [[nodiscard]] VkCommandBuffer allocate() const {
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    VkCommandBufferAllocateInfo ai{};
+    ai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
     ai.commandPool = pool_.get();
     ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     ai.commandBufferCount = 1;
@@ -42,7 +44,8 @@ class command_pool {
 // Resets and begins `cb` for one submission.
 inline void begin(const context& ctx, VkCommandBuffer cb) {
   check(ctx.fn().vkResetCommandBuffer(cb, 0), "resetting a command buffer");
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  VkCommandBufferBeginInfo bi{};
+  bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(ctx.fn().vkBeginCommandBuffer(cb, &bi), "beginning a command buffer");
 }
@@ -52,7 +55,8 @@ class fence {
  public:
   fence() = default;
   explicit fence(const context& ctx, bool signaled = false) : ctx_(&ctx) {
-    VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFenceCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
     ci.flags = signaled ? VK_FENCE_CREATE_SIGNALED_BIT : 0;
     VkFence f = VK_NULL_HANDLE;
     check(ctx.fn().vkCreateFence(ctx.device(), &ci, nullptr, &f), "creating a fence");
@@ -85,7 +89,8 @@ class fence {
 // Memory dependencies inside one command buffer (global memory barriers: all vqm data lives in buffers).
 inline void barrier(const context& ctx, VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                     VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
-  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  VkMemoryBarrier mb{};
+  mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
   mb.srcAccessMask = src_access;
   mb.dstAccessMask = dst_access;
   ctx.fn().vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 1, &mb, 0, nullptr, 0, nullptr);
@@ -130,7 +135,8 @@ class one_shot {
   operator VkCommandBuffer() const noexcept { return cb_; }  // NOLINT
   void submit_and_wait() {
     end(*ctx_, cb_);
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cb_;
     ctx_->submit(si, fence_);

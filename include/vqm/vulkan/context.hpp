@@ -191,12 +191,14 @@ class context {
       layers.push_back(validation_messenger::layer);
       exts.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     }
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    VkApplicationInfo app{};
+    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
     app.pApplicationName = "vqm";
     app.pEngineName = "vqm";
     app.apiVersion = VK_API_VERSION_1_2;
     auto mi = validation_.create_info();
-    VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    VkInstanceCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
     ci.pNext = options_.enable_validation ? &mi : nullptr;  // also catches instance creation errors
     ci.pApplicationInfo = &app;
     ci.enabledLayerCount = static_cast<std::uint32_t>(layers.size());
@@ -255,11 +257,14 @@ class context {
     detail::feature_chain en;
     detail::enable_supported(fn_, physical_, en);
     const float priority = 1.0f;
-    VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    VkDeviceQueueCreateInfo qi{};
+    qi.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
     qi.queueFamilyIndex = family_;
     qi.queueCount = 1;
     qi.pQueuePriorities = &priority;
-    VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &en.base};
+    VkDeviceCreateInfo di{};
+    di.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    di.pNext = &en.base;
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
     check(fn_.vkCreateDevice(physical_, &di, nullptr, &device_), "creating the Vulkan device");
@@ -269,9 +274,14 @@ class context {
   }
 
   void finish_init() {
-    VkPhysicalDeviceSubgroupProperties sg{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-    VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES, &sg};
-    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
+    VkPhysicalDeviceSubgroupProperties sg{};
+    sg.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+    VkPhysicalDeviceIDProperties id{};
+    id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+    id.pNext = &sg;
+    VkPhysicalDeviceProperties2 p2{};
+    p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    p2.pNext = &id;
     fn_.vkGetPhysicalDeviceProperties2(physical_, &p2);
     props_ = p2.properties;
     subgroup_size_ = sg.subgroupSize;
@@ -284,7 +294,8 @@ class context {
     // The pipeline cache: from disk when enabled and valid for this driver, else empty.
     if (options_.pipeline_cache) cache_path_ = pipeline_cache_file::path_for(id.deviceUUID);
     loaded_cache_ = pipeline_cache_file::load(cache_path_, props_);
-    VkPipelineCacheCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VkPipelineCacheCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
     ci.initialDataSize = loaded_cache_.size();
     ci.pInitialData = loaded_cache_.empty() ? nullptr : loaded_cache_.data();
     VkPipelineCache c = VK_NULL_HANDLE;

@@ -36,10 +36,16 @@ namespace detail {
 
 // The feature chain vqm enables on a device it creates: only what its kernels may use, each when present.
 struct feature_chain {
-  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &v12};
-  VkPhysicalDeviceFeatures2 base{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v11};
-  feature_chain() = default;
+  VkPhysicalDeviceVulkan12Features v12{};
+  VkPhysicalDeviceVulkan11Features v11{};
+  VkPhysicalDeviceFeatures2 base{};
+  feature_chain() noexcept {
+    v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    v11.pNext = &v12;
+    base.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    base.pNext = &v11;
+  }
   feature_chain(const feature_chain&) = delete;  // self-referential
   feature_chain& operator=(const feature_chain&) = delete;
   [[nodiscard]] device_features features() const noexcept { return features_of(base, v11, v12); }

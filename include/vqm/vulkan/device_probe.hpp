@@ -110,11 +110,13 @@ class probe_instance {
  public:
   probe_instance() {
     fn_.load_global(loader());
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    VkApplicationInfo app{};
+    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
     app.pApplicationName = "vqm";
     app.pEngineName = "vqm";
     app.apiVersion = VK_API_VERSION_1_2;
-    VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    VkInstanceCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
     ci.pApplicationInfo = &app;
     const VkResult r = fn_.vkCreateInstance(&ci, nullptr, &instance_);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER)

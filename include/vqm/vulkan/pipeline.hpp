@@ -55,7 +55,8 @@ class compute_pipeline {
     std::vector<VkDescriptorSetLayoutBinding> b(storage_buffers);
     for (std::uint32_t i = 0; i < storage_buffers; ++i)
       b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    VkDescriptorSetLayoutCreateInfo li{};
+    li.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
     li.bindingCount = storage_buffers;
     li.pBindings = b.data();
     VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
@@ -63,7 +64,8 @@ class compute_pipeline {
     set_layout_ = handle<VkDescriptorSetLayout>(dev, dsl, fn.vkDestroyDescriptorSetLayout);
 
     const VkPushConstantRange pr{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_size};
-    VkPipelineLayoutCreateInfo pi{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    VkPipelineLayoutCreateInfo pi{};
+    pi.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
     pi.setLayoutCount = 1;
     pi.pSetLayouts = &dsl;
     pi.pushConstantRangeCount = push_constant_size ? 1 : 0;
@@ -72,7 +74,8 @@ class compute_pipeline {
     check(fn.vkCreatePipelineLayout(dev, &pi, nullptr, &pl), "creating a pipeline layout");
     layout_ = handle<VkPipelineLayout>(dev, pl, fn.vkDestroyPipelineLayout);
 
-    VkShaderModuleCreateInfo si{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    VkShaderModuleCreateInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
     si.codeSize = spirv.size_bytes();
     si.pCode = spirv.data();
     VkShaderModule sm = VK_NULL_HANDLE;
@@ -80,8 +83,10 @@ class compute_pipeline {
     handle<VkShaderModule> module(dev, sm, fn.vkDestroyShaderModule);  // only needed until the pipeline exists
 
     const VkSpecializationInfo spec_info = spec.info();
-    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    VkComputePipelineCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+    ci.stage = {};
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     ci.stage.module = sm;
     ci.stage.pName = entry;
@@ -126,7 +131,8 @@ class descriptor_pool {
   descriptor_pool() = default;
   descriptor_pool(const context& ctx, std::uint32_t max_sets, std::uint32_t max_storage_buffers) : ctx_(&ctx) {
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, max_storage_buffers};
-    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    VkDescriptorPoolCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
     ci.maxSets = max_sets;
     ci.poolSizeCount = 1;
     ci.pPoolSizes = &size;
@@ -135,7 +141,8 @@ class descriptor_pool {
     pool_ = handle<VkDescriptorPool>(ctx.device(), p, ctx.fn().vkDestroyDescriptorPool);
   }
   [[nodiscard]] VkDescriptorSet allocate(VkDescriptorSetLayout layout) const {
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    VkDescriptorSetAllocateInfo ai{};
+    ai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
     ai.descriptorPool = pool_.get();
     ai.descriptorSetCount = 1;
     ai.pSetLayouts = &layout;
@@ -154,7 +161,8 @@ class descriptor_pool {
 inline void write_storage_buffers(const context& ctx, VkDescriptorSet set, std::span<const VkDescriptorBufferInfo> buffers) {
   std::vector<VkWriteDescriptorSet> w(buffers.size());
   for (std::size_t i = 0; i < buffers.size(); ++i) {
-    w[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w[i] = {};
+    w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     w[i].dstSet = set;
     w[i].dstBinding = static_cast<std::uint32_t>(i);
     w[i].descriptorCount = 1;

@@ -26,7 +26,8 @@ class gpu_profiler {
   }
 
   gpu_profiler(const context& ctx, std::size_t slots) : ctx_(ctx), labels_(slots) {
-    VkQueryPoolCreateInfo ci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    VkQueryPoolCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     ci.queryType = VK_QUERY_TYPE_TIMESTAMP;
     ci.queryCount = static_cast<std::uint32_t>(slots) * per_slot;
     VkQueryPool p = VK_NULL_HANDLE;
