@@ -47,7 +47,7 @@ std::string builtin_model_list() {
   return s;
 }
 
-[[noreturn]] void fail_without_vulkan() {
+[[maybe_unused]] [[noreturn]] void fail_without_vulkan() {
   throw error(errc::backend_unavailable, "this vqm was built without the Vulkan backend; use --backend cpu");
 }
 
@@ -83,7 +83,7 @@ int list_gpus() {
   const auto devices = vulkan::list_devices();
   if (devices.empty()) {
     std::string why;
-    vulkan::available(&why);
+    (void)vulkan::available(&why);  // only for `why`
     fmt::print("no Vulkan device found{}\n", why.empty() ? "" : ": " + why);
     return 1;
   }

@@ -143,9 +143,10 @@ TYPED_TEST(backend_reference, every_pair_every_feature_matches_libvmaf) {
       }
       if (run.contains("aggregate"))
         for (const auto& [k, v] : run.at("aggregate").items()) {
-          const auto it = std::find_if(agg.begin(), agg.end(), [&](const auto& a) { return a.first == k; });
-          ASSERT_NE(it, agg.end()) << pair << " missing aggregate " << k;
-          expect_close(table, k, it->second, to_double(v), pair + " " + r.key);
+          const auto& name = k;  // a structured binding cannot be captured before C++20 in Clang 14
+          const auto it = std::find_if(agg.begin(), agg.end(), [&](const auto& a) { return a.first == name; });
+          ASSERT_NE(it, agg.end()) << pair << " missing aggregate " << name;
+          expect_close(table, name, it->second, to_double(v), pair + " " + r.key);
         }
     }
   }
