@@ -3,6 +3,7 @@
 // Adding a metric to the Vulkan backend adds its engine here.
 #pragma once
 
+#include "vqm/vulkan/engines/adm.hpp"
 #include "vqm/vulkan/engines/float_psnr.hpp"
 #include "vqm/vulkan/engines/motion.hpp"
 #include "vqm/vulkan/engines/ms_ssim.hpp"
@@ -13,6 +14,6 @@
 
 namespace vqm::vulkan {
 
-struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine, vif_engine, motion_engine {};
+struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine, vif_engine, motion_engine, adm_engine {};
 
 }  // namespace vqm::vulkan
