@@ -165,10 +165,6 @@ void set(picture& p, std::uint32_t x, std::uint32_t y, std::uint32_t v) {
   else
     p.row<std::uint8_t>(0, y)[x] = static_cast<std::uint8_t>(v);
 }
-std::uint32_t get(const picture& p, std::uint32_t x, std::uint32_t y) {
-  const auto v = p.view().planes[0];
-  return p.format().bit_depth > 8 ? v.row<std::uint16_t>(y)[x] : v.row<std::uint8_t>(y)[x];
-}
 
 enum class kind { noise, smooth, flat, max_zero, max_max, identical, noisy_flat, enhanced };
 
