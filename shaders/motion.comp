@@ -58,6 +58,21 @@ int filter5(int a0, int a1, int a2, int a3, int a4, uint k) {
   return (hi + ((lo + (1 << (k - 1u))) >> 8)) >> (k - 8u);
 }
 
+// The interior path's load: word k of d's row rr (P and C words alike), its samples into d.
+void load_words(uint rr, uint k, uint spw, uint wx0, int first) {
+  const int yy = int(gl_WorkGroupID.y * TH) - 2 + int(rr);
+  if (yy > int(pc.h) + 1) return;
+  const uint row = uint(mirror101(yy, int(pc.h))) * pc.stride + wx0 + k;
+  const uint a = ring[pc.ring_prev + row], b = pics[pc.cur_off + row];
+  const uint bits = 32u / spw;
+  const int c0 = first + int(k * spw);
+  for (uint q = 0u; q < spw; ++q) {
+    const int c = c0 + int(q);
+    if (c >= 0 && c < int(DW))
+      d[rr * DW + uint(c)] = int(bitfieldExtract(a, int(q * bits), int(bits))) - int(bitfieldExtract(b, int(q * bits), int(bits)));
+  }
+}
+
 void main() {
   const uint t = gl_LocalInvocationIndex;
   const uint gx = gl_WorkGroupID.x, gy = gl_WorkGroupID.y;
@@ -69,47 +84,61 @@ void main() {
     const uint spw = pc.bpc <= 8u ? 4u : 2u;
     const uint wx0 = x0 / spw;
     const uint wx1 = gx + 1u == pc.groups_x ? pc.stride : min(wx0 + TW / spw, pc.stride);
-    const uint nw = wx1 - wx0;
-    for (uint i = t; i < nw * TH; i += 256u) {
-      const uint y = y0 + i / nw;
-      if (y >= pc.h) break;
-      const uint o = y * pc.stride + wx0 + i % nw;
-      ring[pc.ring_cur + o] = pics[pc.cur_off + o];
-    }
+    const uint nw = wx1 - wx0;  // ≤ 32
+    const uint k = t & 31u;
+    if (k < nw)
+      for (uint y = y0 + (t >> 5); y < min(y0 + TH, pc.h); y += 8u) {
+        const uint o = y * pc.stride + wx0 + k;
+        ring[pc.ring_cur + o] = pics[pc.cur_off + o];
+      }
   }
   if (pc.compute == 0u) return;
 
   // D = P − C over rows y0−2 .. y0+TH+1 and columns x0−2 .. x0+TW+1 (0 outside [−2, n+1]: never used).
-  for (uint i = t; i < DH * DW; i += 256u) {
-    const int yy = int(y0) - 2 + int(i / DW);
-    const int xx = int(x0) - 2 + int(i % DW);
-    int dv = 0;
-    if (yy <= h + 1 && xx <= w + 1) {
-      const uint y = uint(mirror101(yy, h)), x = uint(mirror101(xx, w));
-      dv = fetch(true, pc.ring_prev, y, x) - fetch(false, pc.cur_off, y, x);
+  const int xl = int(x0) - 2;
+  if (x0 >= 4u && int(x0 + TW + 3u) < w) {
+    // Columns inside the picture (no column mirrored): whole words, the 4 (8-bit) or 2 samples of each.
+    const uint spw = pc.bpc <= 8u ? 4u : 2u;
+    const uint wx0 = (x0 - 4u) / spw;    // the words of columns x0 − 4 .. x0 + TW + 3
+    // 18 words a row (8-bit) or 36, constants so that the divisions are multiplications
+    const int first = int(wx0 * spw) - xl;  // d's column of the first word's first sample: −2
+    if (spw == 4u) {
+      for (uint i = t; i < 18u * DH; i += 256u) load_words(i / 18u, i % 18u, 4u, wx0, first);
+    } else {
+      for (uint i = t; i < 36u * DH; i += 256u) load_words(i / 36u, i % 36u, 2u, wx0, first);
     }
-    d[i] = dv;
+  } else {
+    for (uint i = t; i < DH * DW; i += 256u) {
+      const int yy = int(y0) - 2 + int(i / DW);
+      const int xx = xl + int(i % DW);
+      int dv = 0;
+      if (yy <= h + 1 && xx <= w + 1) {
+        const uint y = uint(mirror101(yy, h)), x = uint(mirror101(xx, w));
+        dv = fetch(true, pc.ring_prev, y, x) - fetch(false, pc.cur_off, y, x);
+      }
+      d[i] = dv;
+    }
   }
   barrier();
 
-  // Vertical pass: V for the tile's rows over the widened columns.
-  for (uint i = t; i < TH * DW; i += 256u) {
-    const uint r = i / DW, c = i % DW;
-    const uint b = r * DW + c;
-    v[i] = filter5(d[b], d[b + DW], d[b + 2u * DW], d[b + 3u * DW], d[b + 4u * DW], pc.bpc);
+  // Vertical pass: V for the tile's rows over the widened columns, 4 rows of one column per item.
+  for (uint i = t; i < DW * (TH / 4u); i += 256u) {
+    const uint c = i % DW, r0 = (i / DW) * 4u;
+    int a[8];
+    for (uint k = 0u; k < 8u; ++k) a[k] = d[(r0 + k) * DW + c];
+    for (uint k = 0u; k < 4u; ++k) v[(r0 + k) * DW + c] = filter5(a[k], a[k + 1u], a[k + 2u], a[k + 3u], a[k + 4u], pc.bpc);
   }
   barrier();
 
-  // Horizontal pass: thread t covers row t / 16, columns t % 16 + 16·j.
-  const uint r = t >> 4;
+  // Horizontal pass: thread t covers row t / 16, columns 4·(t % 16) .. +3.
+  const uint r = t >> 4, c0 = (t & 15u) * 4u;
   uint s = 0u;
   if (int(y0 + r) < h) {
-    for (uint j = 0u; j < TW / 16u; ++j) {
-      const uint c = (t & 15u) + 16u * j;
-      if (int(x0 + c) >= w) break;
-      const uint b = r * DW + c;
-      const int e = filter5(v[b], v[b + 1u], v[b + 2u], v[b + 3u], v[b + 4u], 16u);
-      s += uint(abs(e));
+    int a[8];
+    for (uint k = 0u; k < 8u; ++k) a[k] = v[r * DW + c0 + k];
+    for (uint k = 0u; k < 4u; ++k) {
+      const int e = filter5(a[k], a[k + 1u], a[k + 2u], a[k + 3u], a[k + 4u], 16u);
+      if (int(x0 + c0 + k) < w) s += uint(abs(e));
     }
   }
   red[t] = s;
