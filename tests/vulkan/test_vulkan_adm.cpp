@@ -4,7 +4,8 @@
 //      sets of its reference runs, and every integer_adm value of those runs against libvmaf;
 //  (2) random and extreme planes at 8/10/12/16 bits, sizes from 33x33 (odd ones included) to 1920x1080,
 //      gain limits 1 and 100, skip options, a non-default viewing geometry (computed CSF multipliers);
-//  (3) frames in flight, several requests and other metrics in the same frames.
+//  (3) frames in flight, several requests and other metrics in the same frames;
+//  (4) the shader's int64 -> binary32 conversion (round to nearest even) against the host's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,6 +25,10 @@
 #include "vqm/cpu/reference/adm.hpp"
 #include "vqm/metrics/adm.hpp"
 #include "vqm/vulkan.hpp"
+#include "vqm/vulkan/buffer.hpp"
+#include "vqm/vulkan/command.hpp"
+#include "vqm/vulkan/pipeline.hpp"
+#include "vqm/vulkan/spirv/adm_cvt_test.hpp"
 
 namespace vqm::test {
 namespace {
@@ -305,6 +310,71 @@ TEST(VulkanAdm, RefusesSmallFrames) {
   adm_partials out;
   auto f = v.begin_frame(p.view(), p.view());
   EXPECT_THROW(v.adm(f, adm_request{}, out), error);
+}
+
+// ---------------------------------------------------------------------------------------------- (4)
+
+// i64_to_f32_rn (the angle test's conversions, §7.1) equals the host's static_cast<float> (round to nearest
+// even) on edge values: every power of two and its neighbours, halfway cases above 2^24 with even and odd
+// mantissas, both signs, the int64 extremes, and random values of every magnitude. Also reports how the
+// driver's own float(int64_t) compares (not used by the engine).
+TEST(VulkanAdm, Int64ToFloatRoundsToNearestEven) {
+  VQM_REQUIRE_VULKAN(ctx);
+  if (!ctx->has_int64()) GTEST_SKIP() << "the device lacks shaderInt64";
+  std::vector<std::int64_t> in{0, 1, -1, std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min(),
+                               std::numeric_limits<std::int64_t>::min() + 1};
+  for (int e = 0; e < 63; ++e) {
+    const std::int64_t p = std::int64_t{1} << e;
+    for (std::int64_t d = -3; d <= 3; ++d) {
+      in.push_back(p + d);
+      in.push_back(-(p + d));
+    }
+    if (e >= 25) {  // halfway and near-halfway cases: mantissa m (even/odd) and a remainder of half ± 1
+      const std::int64_t ulp = std::int64_t{1} << (e - 23), half = ulp / 2;
+      for (std::int64_t m : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, (std::int64_t{1} << 23) - 1})
+        for (std::int64_t r : {half - 1, half, half + 1}) {
+          const std::int64_t v = p + m * ulp + r;
+          in.push_back(v);
+          in.push_back(-v);
+        }
+    }
+  }
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 200000; ++i) {
+    const int bits = static_cast<int>(rng() % 63);
+    const auto v = static_cast<std::int64_t>(rng() >> (63 - bits));
+    in.push_back((rng() & 1) ? v : -v);
+  }
+  const auto count = static_cast<std::uint32_t>(in.size());
+  vulkan::buffer dummy(*ctx, 16, vulkan::memory_kind::device_local);
+  vulkan::buffer src(*ctx, std::uint64_t{count} * 8, vulkan::memory_kind::upload);
+  vulkan::buffer out(*ctx, std::uint64_t{count} * 8, vulkan::memory_kind::readback);
+  std::memcpy(src.data(), in.data(), std::size_t{count} * 8);
+  src.flush();
+  vulkan::compute_pipeline p(*ctx, vulkan::spirv::adm_cvt_test, 3, 4);
+  vulkan::descriptor_pool pool(*ctx, 1, 3);
+  const VkDescriptorSet set = pool.allocate(p.set_layout());
+  vulkan::write_storage_buffers(*ctx, set, {dummy.range(), out.range(), src.range()});
+  {
+    vulkan::one_shot cmd(*ctx);
+    p.bind(cmd, set);
+    p.push(cmd, count);
+    p.dispatch(cmd, vulkan::div_up(count, 256));
+    vulkan::to_host(*ctx, cmd);
+    cmd.submit_and_wait();
+  }
+  out.invalidate();
+  const float* f = out.as<float>();
+  std::size_t bad = 0, driver_differs = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const float want = static_cast<float>(in[i]);
+    if (std::memcmp(&f[i], &want, 4) != 0 && ++bad <= 10)
+      ADD_FAILURE() << "i64_to_f32_rn(" << in[i] << ") = " << f[i] << ", host " << want;
+    if (std::memcmp(&f[count + i], &want, 4) != 0) ++driver_differs;
+  }
+  EXPECT_EQ(bad, 0u);
+  std::printf("i64_to_f32_rn: %u conversions equal to the host's; the driver's float(int64_t) differs on %zu\n", count,
+              driver_differs);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ TEST(VulkanValidation, AllMetricsRunWithoutValidationErrors) {
       m.push_back(make_metric<Vulkan>("psnr_hvs", option_map{}, fmt, compat::libvmaf));
       m.push_back(make_metric<Vulkan>("vif", option_map{}, fmt, compat::libvmaf));
       m.push_back(make_metric<Vulkan>("motion", option_map{}, fmt, compat::libvmaf));
+      m.push_back(make_metric<Vulkan>("adm", option_map{}, fmt, compat::libvmaf));
       scorer<Vulkan> s(v, std::move(m), compat::libvmaf, v.frames_in_flight());
       std::size_t n = 0;
       for (std::size_t i = 0; i < 2; ++i) n += s.push(ref[i], dis[i]).has_value();
