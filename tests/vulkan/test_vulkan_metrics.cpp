@@ -143,14 +143,16 @@ TYPED_TEST(backend_reference, every_pair_every_feature_matches_libvmaf) {
       }
       if (run.contains("aggregate"))
         for (const auto& [k, v] : run.at("aggregate").items()) {
-          const auto& name = k;  // a structured binding cannot be captured before C++20 in Clang 14
+          const auto& name = k;  // Clang 14 cannot capture a structured binding in a lambda
           const auto it = std::find_if(agg.begin(), agg.end(), [&](const auto& a) { return a.first == name; });
           ASSERT_NE(it, agg.end()) << pair << " missing aggregate " << name;
           expect_close(table, name, it->second, to_double(v), pair + " " + r.key);
         }
     }
   }
-  if (!std::getenv("VQM_TEST_PAIRS")) EXPECT_GT(compared, 4000u);
+  if (!std::getenv("VQM_TEST_PAIRS")) {
+    EXPECT_GT(compared, 4000u);
+  }
   std::printf("[ %s ] %zu per-frame values compared with libvmaf\n", B::name.data(), compared);
 }
 
@@ -209,7 +211,9 @@ TEST(VulkanVsCpu, EveryPairEveryOutputEveryScale) {
     ASSERT_EQ(ac.size(), av.size());
     for (std::size_t k = 0; k < ac.size(); ++k) expect_close("vulkan vs cpu", ac[k].first, av[k].second, ac[k].second, pair);
   }
-  if (!std::getenv("VQM_TEST_PAIRS")) EXPECT_GT(compared, 500u);
+  if (!std::getenv("VQM_TEST_PAIRS")) {
+    EXPECT_GT(compared, 500u);
+  }
 }
 
 }  // namespace
