@@ -19,7 +19,9 @@ void expect_violation(kind k, plane<Pixel> p, std::vector<edge> edges, const std
     EXPECT_EQ(e.code(), vqm::errc::invalid_argument);
     const std::string m = e.what();
     EXPECT_NE(m.find(needle), std::string::npos) << m;
-    if (valid_wd(k.wd)) EXPECT_NE(m.find(std::string(name(k))), std::string::npos) << m;
+    if (valid_wd(k.wd)) {
+      EXPECT_NE(m.find(std::string(name(k))), std::string::npos) << m;
+    }
   }
   EXPECT_TRUE(std::equal(before.begin(), before.end(), p.data)) << "pixels changed before the check";
 }

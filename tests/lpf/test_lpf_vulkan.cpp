@@ -62,7 +62,9 @@ void random_vs_reference(vulkan_backend& g, kind k, int bd) {
     counters c;
     g.filter(k, b.view(), b.edges, count ? &c : nullptr);
     EXPECT_EQ(test::count_mismatches(b.pixels, expected), 0u) << "counting " << count;
-    if (count) EXPECT_EQ(test::decisions_only(c), test::decisions_only(ref_c));
+    if (count) {
+      EXPECT_EQ(test::decisions_only(c), test::decisions_only(ref_c));
+    }
   }
 }
 

@@ -49,14 +49,14 @@ uploaded upload(const vk::context& ctx, const vqm::test_hvs::fixture_pair& p, st
   const auto& f = u.ref.front().format();
   const std::uint32_t bps = f.bit_depth > 8 ? 2 : 1;
   std::size_t total = 0;
-  for (int p2 = 0; p2 < 3; ++p2) total += std::size_t{(f.plane_width(p2) * bps + 3u & ~3u) + pad} * f.plane_height(p2);
+  for (int p2 = 0; p2 < 3; ++p2) total += std::size_t{((f.plane_width(p2) * bps + 3u) & ~3u) + pad} * f.plane_height(p2);
   u.buf = vk::buffer(ctx, total * 2 * u.ref.size(), vk::memory_kind::upload);
   std::size_t off = 0;
   auto put = [&](const vqm::picture& pic) {
     std::array<vk::plane_binding, 3> b{};
     const auto v = vqm::with_chroma_rounding(pic.view(), vqm::chroma_rounding::floor);
     for (int pl = 0; pl < 3; ++pl) {
-      const std::uint32_t stride = (f.plane_width(pl) * bps + 3u & ~3u) + pad;
+      const std::uint32_t stride = ((f.plane_width(pl) * bps + 3u) & ~3u) + pad;
       for (std::uint32_t y = 0; y < v.planes[pl].height; ++y)
         std::memcpy(u.buf.data() + off + std::size_t{y} * stride, v.planes[pl].row<std::byte>(y), v.planes[pl].width * bps);
       b[pl] = {u.buf, off, stride, v.planes[pl].width, v.planes[pl].height, f.bit_depth};
@@ -113,7 +113,9 @@ TEST(HvsVulkan, MatchesCpuAndLibvmafOnFixtures) {
         const double want = vqm::test_hvs::json_value(ref_json.at(names[k]).at(i));
         if (std::isnan(want) || std::isinf(want)) {
           EXPECT_EQ(std::isnan(db[k]), std::isnan(want)) << names[k] << " frame " << i;
-          if (std::isinf(want)) EXPECT_EQ(db[k], want) << names[k] << " frame " << i;
+          if (std::isinf(want)) {
+            EXPECT_EQ(db[k], want) << names[k] << " frame " << i;
+          }
         } else {
           EXPECT_NEAR(db[k], want, 1e-6) << names[k] << " frame " << i;
           EXPECT_EQ(db[k], want) << names[k] << " frame " << i << " (expected bit-exact)";
