@@ -211,7 +211,7 @@ TEST(VulkanMotion, SessionsEqualTheCpuWithEveryOptionAndSubsample) {
 }
 
 // Two states (two metrics) in the same frames run on their own programs; a state made after another went
-// reuses its program and rebinds; the history needs no more than 3 entries whatever the frames in flight.
+// reuses its program and rebinds; the history has 3 entries whatever the frames in flight.
 TEST(VulkanMotion, StatesProgramsAndRingSize) {
   VQM_REQUIRE_VULKAN(ctx);
   const auto refs = read_all(fixture("chelsea_576x324_420p8_ref.y4m"));
@@ -224,6 +224,21 @@ TEST(VulkanMotion, StatesProgramsAndRingSize) {
       EXPECT_TRUE(eq(got.motion[1][f], want_motion(rv, f, {false}))) << round << " " << f;
       EXPECT_TRUE(eq(got.motion[2][f], want_motion(rv, f, {true}))) << round << " " << f;
     }
+  }
+  // Three entries whatever the ring asked for, the device buffer made on the first frame only.
+  auto big = v.make_motion_state(rv.front().format, 16);
+  EXPECT_EQ(big.history->ring.entries(), 3u);
+  VkBuffer first = VK_NULL_HANDLE;
+  for (std::size_t i = 0; i < rv.size(); ++i) {
+    motion_partials p;
+    auto f = v.begin_frame(rv[i], rv[i]);
+    v.motion(f, big, {}, p);
+    v.submit(f);
+    v.wait(f);
+    EXPECT_TRUE(eq(p, want_motion(rv, i, {false}))) << i;
+    const VkBuffer b = big.history->ring.storage(*ctx).get();
+    if (i == 0) first = b;
+    EXPECT_EQ(b, first);
   }
   // A state keeps its format.
   auto st = v.make_motion_state(rv.front().format, 3);

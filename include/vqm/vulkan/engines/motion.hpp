@@ -8,7 +8,6 @@
 // score are the shared host math (metrics/motion.hpp).
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -182,11 +181,12 @@ struct motion_engine {
     std::shared_ptr<detail::motion_history> history;
   };
 
-  // `ring` frames of history (at least 3: the five-frame window reads frame i−2 while frame i is written;
-  // frames run in submission order, so that is enough however many are in flight).
-  [[nodiscard]] motion_state make_motion_state(const picture_format& f, std::size_t ring) const {
+  // Three frames of history whatever `ring` says (the Cpu's ring must cover the frames in flight): the
+  // five-frame window reads frame i−2 while frame i writes its entry, and frames run in submission order
+  // with a barrier on the history, so three entries are enough however many frames are in flight.
+  [[nodiscard]] motion_state make_motion_state(const picture_format& f, std::size_t /*ring*/) const {
     const std::uint64_t row = (std::uint64_t{f.width} * f.bytes_per_sample() + 3) / 4 * 4;
-    return {std::make_shared<detail::motion_history>(f, std::max<std::size_t>(ring, 3), row * f.height)};
+    return {std::make_shared<detail::motion_history>(f, 3, row * f.height)};
   }
 
   void motion(frame& f, motion_state& s, const motion_request& q, motion_partials& out) const {
