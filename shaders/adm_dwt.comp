@@ -34,8 +34,6 @@ void main() {
   const int j0 = int(gl_WorkGroupID.x) * 16, i0 = int(gl_WorkGroupID.y) * 16;
   const int n = int(pc.in_w), m = int(pc.in_h);
   const int t = int(gl_LocalInvocationIndex);
-  const int lo[4] = int[4](LO0, LO1, LO2, LO3);
-  const int hi[4] = int[4](HI0, HI1, HI2, HI3);
 
   // Vertical pass: tile row r (output row i0 + r), virtual column u (input column 2·j0 − 1 + u).
   for (int e = t; e < 16 * 34; e += 256) {
@@ -44,23 +42,20 @@ void main() {
     int l = 0, h = 0;
     if (i < int(pc.out_h) && p <= 2 * int(pc.out_w)) {
       const int x = src(p, n);
+      const int y0 = src(2 * i - 1, m), y1 = src(2 * i, m), y2 = src(2 * i + 1, m), y3 = src(2 * i + 2, m);
       if (SCALE == 0) {
-        int sl = 0, sh = 0;  // int32, wrapping (§4.3)
-        for (int k = 0; k < 4; ++k) {
-          const int v = int(sample_in(pic, x, src(2 * i - 1 + k, m)));
-          sl += lo[k] * v;
-          sh += hi[k] * v;
-        }
+        const int v0 = int(sample_in(pic, x, y0)), v1 = int(sample_in(pic, x, y1));
+        const int v2 = int(sample_in(pic, x, y2)), v3 = int(sample_in(pic, x, y3));
+        const int sl = LO0 * v0 + LO1 * v1 + LO2 * v2 + LO3 * v3;  // int32, wrapping (§4.3)
+        const int sh = HI0 * v0 + HI1 * v1 + HI2 * v2 + HI3 * v3;
         const int S = int(pc.bpc), R = 1 << (S - 1);
         l = wrap16(((sl - LO_SUM * R) + R) >> S);
         h = wrap16((sh + R) >> S);
       } else {
-        int64_t sl = 0l, sh = 0l;
-        for (int k = 0; k < 4; ++k) {
-          const int64_t v = sample_in(pic, x, src(2 * i - 1 + k, m));
-          sl += int64_t(lo[k]) * v;
-          sh += int64_t(hi[k]) * v;
-        }
+        const int64_t v0 = sample_in(pic, x, y0), v1 = sample_in(pic, x, y1);
+        const int64_t v2 = sample_in(pic, x, y2), v3 = sample_in(pic, x, y3);
+        const int64_t sl = int64_t(LO0) * v0 + int64_t(LO1) * v1 + int64_t(LO2) * v2 + int64_t(LO3) * v3;
+        const int64_t sh = int64_t(HI0) * v0 + int64_t(HI1) * v1 + int64_t(HI2) * v2 + int64_t(HI3) * v3;
         l = wrap32((sl + V_ROUND) >> V_SHIFT);
         h = wrap32((sh + V_ROUND) >> V_SHIFT);
       }
@@ -75,33 +70,23 @@ void main() {
   if (j >= int(pc.out_w) || i >= int(pc.out_h)) return;
   const uint plane = pc.out_w * pc.out_h;
   const uint o = pc.out_off[pic] + uint(i) * pc.out_w + uint(j);
+  const int c = 2 * tx;
   int a, v, h, d;
   if (SCALE == 0) {
-    int sa = 0, sv = 0, sh = 0, sd = 0;
-    for (int k = 0; k < 4; ++k) {
-      const int L = vlo[ty][2 * tx + k], H = vhi[ty][2 * tx + k];
-      sa += lo[k] * L;
-      sv += hi[k] * L;
-      sh += lo[k] * H;
-      sd += hi[k] * H;
-    }
-    a = wrap16((sa + 32768) >> 16);
-    v = wrap16((sv + 32768) >> 16);
-    h = wrap16((sh + 32768) >> 16);
-    d = wrap16((sd + 32768) >> 16);
+    const int L0 = vlo[ty][c], L1 = vlo[ty][c + 1], L2 = vlo[ty][c + 2], L3 = vlo[ty][c + 3];
+    const int H0 = vhi[ty][c], H1 = vhi[ty][c + 1], H2 = vhi[ty][c + 2], H3 = vhi[ty][c + 3];
+    a = wrap16((LO0 * L0 + LO1 * L1 + LO2 * L2 + LO3 * L3 + 32768) >> 16);
+    v = wrap16((HI0 * L0 + HI1 * L1 + HI2 * L2 + HI3 * L3 + 32768) >> 16);
+    h = wrap16((LO0 * H0 + LO1 * H1 + LO2 * H2 + LO3 * H3 + 32768) >> 16);
+    d = wrap16((HI0 * H0 + HI1 * H1 + HI2 * H2 + HI3 * H3 + 32768) >> 16);
   } else {
-    int64_t sa = 0l, sv = 0l, sh = 0l, sd = 0l;
-    for (int k = 0; k < 4; ++k) {
-      const int64_t L = int64_t(vlo[ty][2 * tx + k]), H = int64_t(vhi[ty][2 * tx + k]);
-      sa += int64_t(lo[k]) * L;
-      sv += int64_t(hi[k]) * L;
-      sh += int64_t(lo[k]) * H;
-      sd += int64_t(hi[k]) * H;
-    }
-    a = wrap32((sa + H_ROUND) >> H_SHIFT);
-    v = wrap32((sv + H_ROUND) >> H_SHIFT);
-    h = wrap32((sh + H_ROUND) >> H_SHIFT);
-    d = wrap32((sd + H_ROUND) >> H_SHIFT);
+    const int64_t L0 = vlo[ty][c], L1 = vlo[ty][c + 1], L2 = vlo[ty][c + 2], L3 = vlo[ty][c + 3];
+    const int64_t H0 = vhi[ty][c], H1 = vhi[ty][c + 1], H2 = vhi[ty][c + 2], H3 = vhi[ty][c + 3];
+    const int64_t l0 = LO0, l1 = LO1, l2 = LO2, l3 = LO3, h0 = HI0, h1 = HI1, h2 = HI2, h3 = HI3;
+    a = wrap32((l0 * L0 + l1 * L1 + l2 * L2 + l3 * L3 + H_ROUND) >> H_SHIFT);
+    v = wrap32((h0 * L0 + h1 * L1 + h2 * L2 + h3 * L3 + H_ROUND) >> H_SHIFT);
+    h = wrap32((l0 * H0 + l1 * H1 + l2 * H2 + l3 * H3 + H_ROUND) >> H_SHIFT);
+    d = wrap32((h0 * H0 + h1 * H1 + h2 * H2 + h3 * H3 + H_ROUND) >> H_SHIFT);
   }
   band[o] = a;
   if (pc.lo_only != 0u) return;
