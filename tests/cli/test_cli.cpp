@@ -100,8 +100,9 @@ class cli : public testing::Test {
     EXPECT_TRUE(r.err.starts_with("vqm: error: ")) << r.err;
     for (const auto& e : expect) EXPECT_NE(r.err.find(e), std::string::npos) << "missing '" << e << "' in: " << r.err;
     for (const auto& f : files())
-      if (f != "stdout.txt" && f != "stderr.txt")
+      if (f != "stdout.txt" && f != "stderr.txt") {
         EXPECT_NE(std::find(before.begin(), before.end(), f), before.end()) << "left behind: " << f << " (" << r.err << ")";
+      }
   }
 
   fs::path dir_;
@@ -278,9 +279,10 @@ void expect_reproduces(const json& ours, const json& ref, const std::vector<std:
       for (const char* k : {"min", "max", "mean", "harmonic_mean"})
         EXPECT_TRUE(json_matches(ours.at("pooled_metrics").at(name).at(k), ref_value(p.at(k)))) << key << " " << name << " " << k;
     }
-    if (run.contains("aggregate"))
+    if (run.contains("aggregate")) {
       for (const auto& [name, v] : run.at("aggregate").items())
         EXPECT_TRUE(json_matches(ours.at("aggregate_metrics").at(name), ref_value(v))) << name;
+    }
   }
   EXPECT_GT(compared, 0u);
 }
