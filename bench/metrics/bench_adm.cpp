@@ -43,14 +43,14 @@ void bench_adm(benchmark::State& state, resolution r, variant v) {
   }
   vqm::cpu::set_max_isa(v == variant::avx2 ? vqm::cpu::isa::avx2 : vqm::cpu::isa::baseline);
   std::size_t i = 0;
-  double out[7];
+  std::vector<double> out(alg.names().size());
   for (auto _ : state) {
     const auto& p = fr[i++ % fr.size()];
     const auto a = p.ref.view().planes[0], b = p.dis.view().planes[0];
     const auto part = v == variant::reference ? vqm::cpu::reference::adm(a, b, 8, alg.request())
                                               : vqm::cpu::adm(a, b, 8, alg.request());
-    alg.scores(part, out);
-    benchmark::DoNotOptimize(out);
+    alg.scores(part, out.data());
+    benchmark::DoNotOptimize(out.data());
   }
   vqm::cpu::set_max_isa(vqm::cpu::isa::avx2);
   state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);

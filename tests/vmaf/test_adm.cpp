@@ -438,7 +438,7 @@ TEST(AdmScores, FlatAndSkipOptions) {
   const vqm::plane_view v{reinterpret_cast<const std::byte*>(flat.data()), 64, 64, 40};
   const vqm::picture_format f{64, 40, vqm::chroma_format::yuv420, 8};
   const adm_algorithm a(f);
-  std::vector<double> out(7);
+  std::vector<double> out(a.names().size());
   a.scores(vqm::cpu::adm(v, v, 8, a.request()), out.data());
   EXPECT_EQ(out[0], 1.0);
   EXPECT_EQ(out[1], 0.0);

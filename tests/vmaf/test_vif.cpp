@@ -143,7 +143,7 @@ TEST(VifReference, ReferenceKernelOnFixtures) {
     const auto& r = j.at("features").at("vif");
     ASSERT_EQ(r.at("status"), "ok") << pair;
     const vqm::vif_algorithm alg(refs.at(0).format());
-    std::vector<double> out(4);
+    std::vector<double> out(alg.names().size());  // sized by names(): scores() writes the debug layout too
     for (std::size_t f = 0; f < std::min<std::size_t>(refs.size(), 3); ++f) {
       const auto rv = refs[f].view(), dv = diss[f].view();
       alg.scores(vqm::cpu::reference::vif(rv.planes[0], dv.planes[0], rv.format.bit_depth, alg.request()),
@@ -482,7 +482,7 @@ TEST(VifOptions, ScoresFromSums) {
   p.scale[2] = {0, 0, 65025 * 16384 * 2, 1};  // 1 − 2 = −1
   // scale 3 empty: 0/0
   const vqm::vif_algorithm plain(f);
-  std::vector<double> out(4);
+  std::vector<double> out(plain.names().size());
   plain.scores(p, out.data());
   EXPECT_EQ(out[0], 1.0);
   EXPECT_EQ(out[1], 0.5);
