@@ -62,8 +62,12 @@ std::string describe(const adm_partials& p) {
   std::string s;
   for (int sc = 0; sc < 4; ++sc)
     for (int b = 0; b < 3; ++b)
-      s += "s" + std::to_string(sc) + "b" + std::to_string(b) + " den " + std::to_string(p.den[sc][b]) + " dlm " +
-           std::to_string(p.dlm[sc][b]) + " aim " + std::to_string(p.aim[sc][b]) + "\n";
+      // Appended piece by piece: GCC 12's -Wrestrict misfires on "literal" + std::string temporaries at -O3.
+      for (const std::string& piece : {std::string("s"), std::to_string(sc), std::string("b"), std::to_string(b),
+                                       std::string(" den "), std::to_string(p.den[sc][b]), std::string(" dlm "),
+                                       std::to_string(p.dlm[sc][b]), std::string(" aim "),
+                                       std::to_string(p.aim[sc][b]), std::string("\n")})
+        s += piece;
   return s;
 }
 
