@@ -80,13 +80,13 @@ namespace vqm::feature_params {
 class suffix {
  public:
   void add_double(std::string_view option, std::string_view alias, double value, double def) {
-    if (value != def) parts_.emplace_back(std::string(option), "_" + std::string(alias) + "_" + format_g(value));
+    if (value != def) add(option, alias, format_g(value));
   }
   void add_int(std::string_view option, std::string_view alias, int value, int def) {
-    if (value != def) parts_.emplace_back(std::string(option), "_" + std::string(alias) + "_" + std::to_string(value));
+    if (value != def) add(option, alias, std::to_string(value));
   }
   void add_bool(std::string_view option, std::string_view alias, bool value, bool def) {
-    if (value != def) parts_.emplace_back(std::string(option), "_" + std::string(alias));
+    if (value != def) add(option, alias, {});
   }
   [[nodiscard]] bool empty() const noexcept { return parts_.empty(); }
   [[nodiscard]] std::string str() const {
@@ -98,6 +98,16 @@ class suffix {
   }
 
  private:
+  // "_alias" or "_alias_value", appended piece by piece (GCC 12 -O3 misreports "lit" + std::string as -Wrestrict).
+  void add(std::string_view option, std::string_view alias, std::string_view value) {
+    std::string part(1, '_');
+    part += alias;
+    if (!value.empty()) {
+      part += '_';
+      part += value;
+    }
+    parts_.emplace_back(std::string(option), std::move(part));
+  }
   std::vector<std::pair<std::string, std::string>> parts_;
 };
 
