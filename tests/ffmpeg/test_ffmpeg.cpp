@@ -184,7 +184,7 @@ class ffmpeg_cli : public testing::Test {
 
   static std::string args_line(const std::vector<std::string>& args) {
     std::string s;
-    for (const auto& a : args) s += " " + quote(a);
+    for (const auto& a : args) (s += ' ') += quote(a);  // not " " + string: GCC 12 -O3 false -Wrestrict
     return s;
   }
 
