@@ -13,6 +13,7 @@
 #include "atomic_file.hpp"
 #include "checks.hpp"
 #include "number_format.hpp"
+#include "raw_input.hpp"
 #include "run.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/io/open.hpp"
@@ -31,8 +32,7 @@ using namespace vqm;
 
 struct options {
   std::string reference, distorted, output;
-  unsigned width = 0, height = 0, bitdepth = 0;
-  std::string pixel_format;
+  cli::raw_options raw;
   std::vector<std::string> features, models;
   bool json = false, csv = false, xml = false, quiet = false, list_gpu = false, no_prediction = false;
   unsigned threads = 1;
@@ -49,23 +49,6 @@ std::string builtin_model_list() {
 
 [[maybe_unused]] [[noreturn]] void fail_without_vulkan() {
   throw error(errc::backend_unavailable, "this vqm was built without the Vulkan backend; use --backend cpu");
-}
-
-std::optional<picture_format> raw_format(const options& o, CLI::App& app) {
-  const bool any = app.count("-w") || app.count("-h") || app.count("-p") || app.count("-b");
-  if (!any) return std::nullopt;
-  if (!(app.count("-w") && app.count("-h") && app.count("-p") && app.count("-b")))
-    throw error(errc::invalid_argument, "raw .yuv input needs all of -w, -h, -p and -b");
-  picture_format f;
-  f.width = o.width;
-  f.height = o.height;
-  f.bit_depth = o.bitdepth;
-  f.chroma = o.pixel_format == "420"   ? chroma_format::yuv420
-             : o.pixel_format == "422" ? chroma_format::yuv422
-             : o.pixel_format == "444" ? chroma_format::yuv444
-                                       : chroma_format::yuv400;
-  io::check_geometry("-w " + std::to_string(o.width) + " -h " + std::to_string(o.height), f);
-  return f;
 }
 
 void print_summary(const cli::report& r, const cli::number_format& nf, std::string_view backend) {
@@ -118,7 +101,7 @@ int run_main(const options& o, CLI::App& app) {
   std::optional<cli::output_file> out;
   if (!o.output.empty()) out.emplace(o.output);
 
-  const auto raw = raw_format(o, app);
+  const auto raw = cli::raw_format(o.raw, app);
   if (o.reference == "-" && o.distorted == "-")
     throw error(errc::invalid_argument, "-r - and -d - both name standard input; give one of them as a file, a "
                                         "named pipe or a process substitution such as <(ffmpeg ... -f yuv4mpegpipe -)");
@@ -208,12 +191,7 @@ int main(int argc, char** argv) {
                                              : " video: .y4m, or raw .yuv with -w -h -p -b; '-' for standard input";
   app.add_option("-r,--reference", o.reference, "Reference" + inputs);
   app.add_option("-d,--distorted", o.distorted, "Distorted" + inputs);
-  app.add_option("-w,--width", o.width, "Raw input: width in samples")->check(cli::non_negative);
-  app.add_option("-h,--height", o.height, "Raw input: height in samples")->check(cli::non_negative);
-  app.add_option("-p,--pixel_format", o.pixel_format, "Raw input: 420, 422, 444 or 400")
-      ->check(CLI::IsMember({"420", "422", "444", "400"}));
-  app.add_option("-b,--bitdepth", o.bitdepth, "Raw input: bits per sample: 8, 10, 12 or 16")
-      ->check(CLI::IsMember({8u, 10u, 12u, 16u}));
+  cli::add_raw_options(app, o.raw);
   app.add_option("-m,--model", o.models,
                  "VMAF model: version=NAME (built in: " + builtin_model_list() +
                      ") or path=FILE.json, with :name=N, :enable_transform, :disable_clip, :EXTRACTOR.OPTION=VALUE "
