@@ -31,7 +31,10 @@ class Cpu : public cpu::engines {
 
   [[nodiscard]] frame begin_frame(const picture_view& ref, const picture_view& dis) const {
     check_pair(ref, dis);
-    return frame(ref, dis);
+    if (ref.format.is_planar() && dis.format.is_planar()) return frame(ref, dis);
+    // Semi-planar or MSB-aligned input: planar copies in scratch the frame holds (cpu/semi_planar.hpp).
+    auto p = to_planar_pair(ref, dis);
+    return frame(p.ref, p.dis, std::move(p.hold));
   }
 
   void submit(frame& f) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <type_traits>
+#include <utility>
 
 #include "vqm/error.hpp"
 #include "vqm/picture.hpp"
@@ -20,6 +21,10 @@ class frame {
  public:
   frame() = default;
   frame(const picture_view& ref, const picture_view& dis) : ref_(ref), dis_(dis) {}
+  // Views into scratch (planar copies of semi-planar input, cpu/semi_planar.hpp) that `scratch` keeps
+  // alive as long as the frame or a copy of it (its pool task) exists.
+  frame(const picture_view& ref, const picture_view& dis, std::shared_ptr<const void> scratch)
+      : ref_(ref), dis_(dis), scratch_(std::move(scratch)) {}
 
   [[nodiscard]] const picture_view& ref() const noexcept { return ref_; }
   [[nodiscard]] const picture_view& dis() const noexcept { return dis_; }
@@ -63,6 +68,7 @@ class frame {
     alignas(std::max_align_t) std::array<std::byte, request_bytes> request{};
   };
   picture_view ref_{}, dis_{};
+  std::shared_ptr<const void> scratch_;
   std::array<job, 16> jobs_{};
   std::size_t count_ = 0;
 };

@@ -1,6 +1,8 @@
-// Raw planar .yuv reader: the geometry comes from the caller (libvmaf's -w -h -p -b). Planes are
-// stored back to back, chroma rounded up for odd sizes (as ffmpeg writes them), 16-bit little-endian
-// samples above 8 bits.
+// Raw .yuv reader: the geometry comes from the caller (libvmaf's -w -h -p -b). Planes are stored back to
+// back as ffmpeg's rawvideo writes them: Y, Cb, Cr (planar), or Y and one interleaved CbCr/CrCb plane
+// (semi-planar: nv12, nv21, nv16, nv24, p010, ...), chroma rounded up for odd sizes, 16-bit
+// little-endian words above 8 bits (MSB-aligned for p010/p012). Frames are handed over as stored; the
+// backends convert semi-planar and MSB-aligned samples themselves.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@ class yuv_reader final : public frame_source {
  public:
   yuv_reader(const std::string& path, const picture_format& f) : path_(path), file_(nullptr, &std::fclose), format_(f) {
     check_geometry(path, f);
+    if (auto why = storage_problem(f); !why.empty()) throw error(errc::bad_input, path + ": " + why);
     auto opened = open_input(path);
     file_ = std::move(opened.file);
     if (!opened.regular)
