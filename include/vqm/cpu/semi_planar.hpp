@@ -122,6 +122,12 @@ class planar_input {
     return out;
   }
 
+  // Scratch buffers made so far: at most the number of frames alive at once (tests check the reuse).
+  [[nodiscard]] std::size_t scratch_buffers() const {
+    std::lock_guard lock(scratch_->m);
+    return scratch_->buffers.size();
+  }
+
  private:
   struct pool {
     std::mutex m;
