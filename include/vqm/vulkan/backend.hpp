@@ -126,11 +126,11 @@ class Vulkan : public vulkan::engines {
 
   // Format check, slot acquisition, the frame's programs and the host-side plane copy.
   std::size_t prepare(frame& f) {
-    if (!slots_->matches(f.ref_)) {
+    if (!slots_->matches(f.ref_, f.dis_)) {
       const auto t0 = std::chrono::steady_clock::now();
       drain();
       programs_.clear();
-      slots_->reset(f.ref_);
+      slots_->reset(f.ref_, f.dis_);
       env_.emplace(vulkan::program_env{*ctx_, slots_->layout(), slots_->buffers(), slot_count_, *shared_});
       if (profiler_) profiler_->host_time("host_format_ms", t0);
     }
@@ -172,6 +172,11 @@ class Vulkan : public vulkan::engines {
     if (sl.frame.temporal) vulkan::history_to_compute(*ctx_, cb);
     else vulkan::transfer_to_compute(*ctx_, cb);
     if (profiler_) profiler_->mark(cb, s, "upload");
+    // Semi-planar / MSB-aligned input made planar before the programs read it.
+    if (slots_->record_unpack(s, cb)) {
+      vulkan::compute_to_compute(*ctx_, cb);
+      if (profiler_) profiler_->mark(cb, s, "unpack");
+    }
     int stages = 0;
     for (auto* p : sl.frame.programs()) stages = std::max(stages, p->stages());
     static constexpr const char* stage_names[] = {"stage0", "stage1", "stage2", "stage3", "stage4",

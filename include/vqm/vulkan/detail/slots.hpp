@@ -1,13 +1,15 @@
 // The Vulkan backend's frame slots for one frame format: per slot the input (the pair's planes, where the
 // kernels read them), an optional host staging buffer, the host-visible result block, a command buffer and
 // a fence, and the plan of the frame it last ran (frame_plan). Slots are built on their own first frame
-// and recycled; a format change rebuilds them.
+// and recycled; a format change rebuilds them. Semi-planar and MSB-aligned pictures are uploaded as they
+// are and made planar on the GPU (detail/unpack.hpp) before the programs run.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "vqm/vulkan/detail/copy_pool.hpp"
 #include "vqm/vulkan/detail/frame_plan.hpp"
 #include "vqm/vulkan/detail/layout.hpp"
+#include "vqm/vulkan/detail/unpack.hpp"
 #include "vqm/vulkan/program.hpp"
 
 namespace vqm::vulkan::detail {
@@ -42,7 +45,9 @@ class slot_ring {
   [[nodiscard]] frame_slot& at(std::size_t s) noexcept { return slots_[s]; }
   [[nodiscard]] const frame_layout& layout() const noexcept { return *layout_; }
   [[nodiscard]] const slot_buffers& buffers() const noexcept { return buffers_; }
-  [[nodiscard]] bool matches(const picture_view& v) const noexcept { return layout_ && layout_->matches(v); }
+  [[nodiscard]] bool matches(const picture_view& ref, const picture_view& dis) const noexcept {
+    return layout_ && layout_->matches(ref, dis);
+  }
 
   // The slot of the next frame, round robin.
   [[nodiscard]] std::size_t next() noexcept {
@@ -52,10 +57,12 @@ class slot_ring {
   }
 
   // A new format (every slot idle or delivered): the slots are built anew, each on its first frame.
-  void reset(const picture_view& v) {
+  void reset(const picture_view& ref, const picture_view& dis) {
     slots_.clear();
     buffers_ = {};
-    layout_ = frame_layout::of(v);
+    unpack_.reset();
+    layout_ = frame_layout::of(ref, dis);
+    if (layout_->unpacks()) unpack_ = std::make_unique<unpack_stage>(ctx_, *layout_, count_);
     slots_.resize(count_);
     buffers_.input.assign(count_, VK_NULL_HANDLE);
     buffers_.results.assign(count_, VK_NULL_HANDLE);
@@ -90,6 +97,7 @@ class slot_ring {
     sl.cb = pool_.allocate();
     buffers_.input[s] = sl.input ? sl.input.get() : sl.staging.get();
     buffers_.results[s] = sl.results.get();
+    if (unpack_) unpack_->ensure(s, buffers_.input[s]);
     return true;
   }
 
@@ -110,14 +118,12 @@ class slot_ring {
     for (int pic = 0; pic < 2; ++pic) {
       const picture_view& v = pic == 0 ? ref : dis;
       for (int p = 0; p < sl.planes; ++p) {
+        if (p == 2 && l.semi_planar(pic)) break;  // its chroma is one interleaved plane, copied as plane 1
         const plane_view& pv = v.planes[p];
-        std::byte* dst = base + l.offset[pic][p];
-        const std::size_t row = std::size_t{l.width[p]} * l.bps;
-        if (pv.stride == static_cast<std::ptrdiff_t>(row) && row == l.stride[p]) {
-          pieces_.push_back({dst, pv.data, row * l.height[p]});
+        if (p == 1 && l.semi_planar(pic)) {
+          add_rows(base + l.packed[pic], l.packed_stride, pv, 2 * std::size_t{l.width[1]} * l.bps, l.height[1]);
         } else {
-          for (std::uint32_t y = 0; y < l.height[p]; ++y)
-            pieces_.push_back({dst + std::size_t{y} * l.stride[p], pv.data + static_cast<std::ptrdiff_t>(y) * pv.stride, row});
+          add_rows(base + l.offset[pic][p], l.stride[p], pv, std::size_t{l.width[p]} * l.bps, l.height[p]);
         }
       }
     }
@@ -133,8 +139,21 @@ class slot_ring {
     std::array<VkBufferCopy, 6> regions{};
     std::uint32_t n = 0;
     for (int pic = 0; pic < 2; ++pic)
-      for (int p = 0; p < sl.planes; ++p) regions[n++] = {l.offset[pic][p], l.offset[pic][p], l.plane_bytes(p)};
+      for (int p = 0; p < sl.planes; ++p) {
+        if (p == 2 && l.semi_planar(pic)) break;
+        if (p == 1 && l.semi_planar(pic)) {
+          regions[n++] = {l.packed[pic], l.packed[pic], std::uint64_t{l.packed_stride} * l.height[1]};
+        } else {
+          regions[n++] = {l.offset[pic][p], l.offset[pic][p], l.plane_bytes(p)};
+        }
+      }
     if (n) ctx_.fn().vkCmdCopyBuffer(cb, sl.staging, sl.input, n, regions.data());
+  }
+
+  // Semi-planar / MSB-aligned pictures to planar planes on the GPU, after the upload barrier; false when
+  // the frame needs nothing (the caller then adds no barrier).
+  bool record_unpack(std::size_t s, VkCommandBuffer cb) const {
+    return unpack_ && unpack_->record(cb, s, slots_[s].planes);
   }
 
  private:
@@ -149,6 +168,17 @@ class slot_ring {
   std::size_t next_ = 0;
   copy_pool copier_;
   std::vector<copy_pool::piece> pieces_;
+  std::unique_ptr<unpack_stage> unpack_;  // when a picture of this format is not planar
+
+  // `height` rows of `row` bytes of src to dst (rows `stride` bytes apart): one piece when both are packed.
+  void add_rows(std::byte* dst, std::size_t stride, const plane_view& src, std::size_t row, std::uint32_t height) {
+    if (src.stride == static_cast<std::ptrdiff_t>(row) && row == stride) {
+      pieces_.push_back({dst, src.data, row * height});
+      return;
+    }
+    for (std::uint32_t y = 0; y < height; ++y)
+      pieces_.push_back({dst + std::size_t{y} * stride, src.data + static_cast<std::ptrdiff_t>(y) * src.stride, row});
+  }
 };
 
 }  // namespace vqm::vulkan::detail
