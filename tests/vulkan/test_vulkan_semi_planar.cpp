@@ -1,7 +1,7 @@
 // Semi-planar and MSB-aligned pictures on the Vulkan backend (uploaded as they are, made planar by
 // shaders/unpack.comp in the frame's submission): every registry metric gives exactly the values of the
 // planar equivalent on the same backend, for every named semi-planar format, odd sizes, compat::libvmaf's
-// floor chroma, luma-only frames, mixed pairs and format changes between streams.
+// floor chroma, luma-only frames, mixed pairs and format changes between streams; under the validation layer.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -84,6 +84,24 @@ TEST(semi_planar_vulkan, a_planar_reference_with_a_semi_planar_distorted) {
     expect_same(score_stream(gpu, features, planar, packed.ref, s.dis, compat::none, 2),
                 score_stream(gpu, features, planar, s.ref, s.dis, compat::none, 2), std::string("ref ") + name + ", planar dis");
   }
+}
+
+// The Khronos validation layer watches the unpack dispatch (its descriptor sets, barriers, both upload
+// paths) with every metric: any validation error fails the test.
+TEST(semi_planar_vulkan, runs_without_validation_errors) {
+  VQM_REQUIRE_VULKAN(probe);
+  auto ctx = std::make_shared<vulkan::context>(vulkan::context_options{-1, true, false});
+  {
+    Vulkan gpu(ctx);
+    check_format(gpu, "nv21", 67, 33, compat::libvmaf);
+    check_format(gpu, "p010", 181, 177, compat::none);
+    check_format(gpu, "p012", 40, 36, compat::none, luma_features);
+  }
+  EXPECT_EQ(ctx->validation_errors(), 0u) << [&] {
+    std::string all;
+    for (const auto& m : ctx->validation_messages()) all += m + "\n";
+    return all;
+  }();
 }
 
 }  // namespace
