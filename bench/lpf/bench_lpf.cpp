@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "vqm/lpf/cpu.hpp"
-#include "vqm/lpf/detail/thread_pool.hpp"
+#include "vqm/thread_pool.hpp"
 #include "vqm/lpf/random_edges.hpp"
 #ifdef VQM_LPF_BENCH_VULKAN
 #include "vqm/lpf/vulkan.hpp"
@@ -136,7 +136,7 @@ void BM_concurrent(benchmark::State& s, kind k, unsigned cpu_workers, bool with_
   if (g) g->upload(b.view());
   constexpr std::size_t gpu_chunk = 32768, cpu_chunk = 2048;
   const unsigned workers = cpu_workers + (with_gpu ? 1 : 0);
-  detail::thread_pool pool(workers - 1);
+  vqm::thread_pool pool(workers - 1, vqm::thread_start::as_many_as_possible);
   std::vector<std::unique_ptr<cpu_backend>> cpus;
   for (unsigned i = 0; i < cpu_workers; ++i)
     cpus.push_back(std::make_unique<cpu_backend>(cpu_options{.threads = 1, .checks = check_level::bounds}));
@@ -145,7 +145,7 @@ void BM_concurrent(benchmark::State& s, kind k, unsigned cpu_workers, bool with_
   const std::span<const edge> all(b.edges);
   for (auto _ : s) {
     next = 0;
-    pool.run(workers, [&](std::size_t w) {
+    vqm::parallel_for(&pool, workers, workers, [&](std::size_t w) {
       const bool is_gpu = with_gpu && w == cpu_workers;
       const std::size_t chunk = is_gpu ? gpu_chunk : cpu_chunk;
       for (std::size_t first; (first = next.fetch_add(chunk)) < all.size();) {

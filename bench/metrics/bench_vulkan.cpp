@@ -1,9 +1,10 @@
 // Vulkan backend throughput (Google Benchmark): 1080p 8-bit 4:2:0 frames from host memory (the astronaut
 // fixture mirror-tiled), fps per metric and all five together (counter "fps"), the host->device upload
-// alone (per number of host copy threads) and the host memcpy bound, and start-up to the first frame with a
+// alone (per number of host copy threads, on vqm's pool or a caller's executor), the host copies alone
+// (copy_pool into ordinary memory) and the host memcpy bound, and start-up to the first frame with a
 // cold and a warm pipeline cache, split into its phases (counters, ms; teardown reported, not counted).
 //
-//   vqm_bench_vulkan [--fixtures DIR] [--benchmark_filter=...]    (VQM_BENCH_GPU=N picks the device, default: best)
+//   vqm_bench_vulkan [--fixtures DIR] [--benchmark_filter=...]    (upload path: --benchmark_filter='upload|copy|memcpy')    (VQM_BENCH_GPU=N picks the device, default: best)
 //   VQM_VULKAN_PROFILE=1: per-stage GPU times on stderr (serialises frames: not for fps).
 #include <benchmark/benchmark.h>
 
@@ -16,7 +17,9 @@
 #include <vector>
 
 #include "frames.hpp"
+#include "vqm/thread_pool.hpp"
 #include "vqm/vulkan.hpp"
+#include "vqm/vulkan/detail/copy_pool.hpp"
 
 namespace {
 
@@ -88,10 +91,7 @@ void BM_all_five(benchmark::State& s) { run_stream(s, {"psnr", "float_psnr", "fl
 
 // Host memcpy into the upload buffers (state.range(0) copy threads) + the device copy of all three planes
 // of both pictures, no kernel.
-void BM_upload_only(benchmark::State& state) {
-  ::setenv("VQM_VULKAN_COPY_THREADS", std::to_string(state.range(0)).c_str(), 1);
-  Vulkan v(shared_context());
-  ::unsetenv("VQM_VULKAN_COPY_THREADS");
+void upload_only(benchmark::State& state, Vulkan& v) {
   const auto& frames = frames_1080p();
   std::vector<Vulkan::frame> ring(v.frames_in_flight() + 1);
   std::size_t i = 0;
@@ -107,6 +107,47 @@ void BM_upload_only(benchmark::State& state) {
   for (auto& f : ring) v.wait(f);
   const double bytes = 2.0 * static_cast<double>(frames.front().ref.bytes().size());
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes * static_cast<double>(state.iterations())));
+  state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+void BM_upload_only(benchmark::State& state) {
+  ::setenv("VQM_VULKAN_COPY_THREADS", std::to_string(state.range(0)).c_str(), 1);
+  Vulkan v(shared_context());
+  ::unsetenv("VQM_VULKAN_COPY_THREADS");
+  upload_only(state, v);
+}
+// The same on a caller's executor (context_options::pool): a vqm::thread_pool of range(0) − 1 threads
+// shared with nothing, on the benchmark context's device.
+void BM_upload_only_callers_pool(benchmark::State& state) {
+  const auto threads = static_cast<unsigned>(state.range(0));
+  vqm::thread_pool pool(threads - 1);
+  vulkan::context_options o = bench_options();
+  o.pool = &pool;
+  const auto& c = *shared_context();
+  ::setenv("VQM_VULKAN_COPY_THREADS", std::to_string(threads).c_str(), 1);
+  Vulkan v(std::make_shared<vulkan::context>(
+      vulkan::borrowed_device{.instance = c.instance(), .physical_device = c.physical_device(), .device = c.device(),
+                              .queue_family = c.queue_family()},
+      o));
+  ::unsetenv("VQM_VULKAN_COPY_THREADS");
+  upload_only(state, v);
+}
+
+// The host copies alone (vulkan::detail::copy_pool, range(0) threads) of a pair into ordinary host memory.
+void BM_copy_pool(benchmark::State& state) {
+  const auto& frames = frames_1080p();
+  const std::size_t n = frames.front().ref.bytes().size();
+  std::vector<std::byte> dst(2 * n);
+  vulkan::detail::copy_pool pool(static_cast<unsigned>(state.range(0)));
+  std::vector<vulkan::detail::copy_pool::piece> pieces(2);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& p = frames[i++ % frames.size()];
+    pieces[0] = {dst.data(), p.ref.bytes().data(), n};
+    pieces[1] = {dst.data() + n, p.dis.bytes().data(), n};
+    pool.run(pieces);
+    benchmark::DoNotOptimize(dst.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(2.0 * static_cast<double>(n) * static_cast<double>(state.iterations())));
   state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
@@ -204,6 +245,8 @@ BENCHMARK(BM_float_ms_ssim)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_psnr_hvs)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_all_five)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_upload_only)->UseRealTime()->Unit(benchmark::kMicrosecond)->Arg(1)->Arg(2)->Arg(4)->Arg(8);
+BENCHMARK(BM_upload_only_callers_pool)->UseRealTime()->Unit(benchmark::kMicrosecond)->Arg(4);
+BENCHMARK(BM_copy_pool)->UseRealTime()->Unit(benchmark::kMicrosecond)->Arg(1)->Arg(2)->Arg(4)->Arg(8);
 BENCHMARK(BM_host_memcpy)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_startup_cold_cache)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_startup_warm_cache)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(5);

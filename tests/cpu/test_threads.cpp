@@ -1,11 +1,13 @@
 // Results do not depend on the Cpu backend's thread count: the scorer with depth = threads gives the
-// same bits as one thread, frame by frame and in the aggregates.
+// same bits as one thread, frame by frame and in the aggregates; so does a caller-provided executor.
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "common/counting_executor.hpp"
 #include "cpu/synthetic.hpp"
 #include "vqm/cpu.hpp"
 
@@ -17,9 +19,8 @@ struct run_output {
   std::vector<std::pair<std::string, double>> aggregates;
 };
 
-run_output score(unsigned threads, const std::vector<vqm::picture>& refs, const std::vector<vqm::picture>& dists) {
-  vqm::Cpu cpu(threads);
-  EXPECT_EQ(cpu.threads(), threads);
+run_output score(vqm::Cpu& cpu, const std::vector<vqm::picture>& refs, const std::vector<vqm::picture>& dists) {
+  const unsigned threads = cpu.threads();
   const auto& f = refs.front().format();
   std::vector<vqm::any_metric<vqm::Cpu>> metrics;
   metrics.push_back(vqm::make_metric<vqm::Cpu>("psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}, f));
@@ -41,33 +42,75 @@ run_output score(unsigned threads, const std::vector<vqm::picture>& refs, const 
   return out;
 }
 
-TEST(CpuThreads, ResultsDoNotDependOnThreadCount) {
-  const vqm::picture_format f{333, 197, vqm::chroma_format::yuv420, 8};
-  std::vector<vqm::picture> refs, dists;
-  for (std::uint32_t i = 0; i < 9; ++i) {
-    refs.push_back(vqm::test::synthetic_picture(f, i, false));
-    dists.push_back(vqm::test::synthetic_picture(f, i, true));
+run_output score(unsigned threads, const std::vector<vqm::picture>& refs, const std::vector<vqm::picture>& dists) {
+  vqm::Cpu cpu(threads);
+  EXPECT_EQ(cpu.threads(), threads);
+  return score(cpu, refs, dists);
+}
+
+void expect_same_bits(const run_output& many, const run_output& one, const std::string& what) {
+  ASSERT_EQ(many.names, one.names);
+  ASSERT_EQ(many.frames.size(), one.frames.size());
+  for (std::size_t i = 0; i < one.frames.size(); ++i)
+    for (std::size_t k = 0; k < one.names.size(); ++k)
+      EXPECT_EQ(std::memcmp(&many.frames[i][k], &one.frames[i][k], sizeof(double)), 0)
+          << what << ", frame " << i << ", " << one.names[k] << ": " << many.frames[i][k] << " vs " << one.frames[i][k];
+  ASSERT_EQ(many.aggregates.size(), one.aggregates.size());
+  for (std::size_t k = 0; k < one.aggregates.size(); ++k) {
+    EXPECT_EQ(many.aggregates[k].first, one.aggregates[k].first);
+    EXPECT_EQ(std::memcmp(&many.aggregates[k].second, &one.aggregates[k].second, sizeof(double)), 0)
+        << what << ", " << one.aggregates[k].first;
   }
+}
+
+struct frames {
+  std::vector<vqm::picture> refs, dists;
+};
+
+frames synthetic_frames() {
+  const vqm::picture_format f{333, 197, vqm::chroma_format::yuv420, 8};
+  frames out;
+  for (std::uint32_t i = 0; i < 9; ++i) {
+    out.refs.push_back(vqm::test::synthetic_picture(f, i, false));
+    out.dists.push_back(vqm::test::synthetic_picture(f, i, true));
+  }
+  return out;
+}
+
+TEST(CpuThreads, ResultsDoNotDependOnThreadCount) {
+  const auto [refs, dists] = synthetic_frames();
   const auto one = score(1, refs, dists);
   ASSERT_EQ(one.frames.size(), refs.size());
   // Frames differ from each other, so a mix-up between frames would show.
   EXPECT_NE(one.frames[0], one.frames[1]);
-  for (unsigned threads : {2u, 3u, 4u}) {
-    const auto many = score(threads, refs, dists);
-    ASSERT_EQ(many.names, one.names);
-    ASSERT_EQ(many.frames.size(), one.frames.size());
-    for (std::size_t i = 0; i < one.frames.size(); ++i)
-      for (std::size_t k = 0; k < one.names.size(); ++k)
-        EXPECT_EQ(std::memcmp(&many.frames[i][k], &one.frames[i][k], sizeof(double)), 0)
-            << threads << " threads, frame " << i << ", " << one.names[k] << ": " << many.frames[i][k] << " vs "
-            << one.frames[i][k];
-    ASSERT_EQ(many.aggregates.size(), one.aggregates.size());
-    for (std::size_t k = 0; k < one.aggregates.size(); ++k) {
-      EXPECT_EQ(many.aggregates[k].first, one.aggregates[k].first);
-      EXPECT_EQ(std::memcmp(&many.aggregates[k].second, &one.aggregates[k].second, sizeof(double)), 0)
-          << threads << " threads, " << one.aggregates[k].first;
+  for (unsigned threads : {2u, 3u, 4u}) expect_same_bits(score(threads, refs, dists), one, std::to_string(threads) + " threads");
+}
+
+TEST(CpuThreads, CallersExecutorRunsEveryFrameWithTheSameBits) {
+  const auto [refs, dists] = synthetic_frames();
+  const auto own = score(3, refs, dists);
+  vqm::test::counting_executor ex(3);
+  vqm::Cpu cpu(ex);
+  EXPECT_EQ(cpu.threads(), 3u);
+  expect_same_bits(score(cpu, refs, dists), own, "caller's executor");
+  EXPECT_EQ(ex.posted(), static_cast<int>(refs.size())) << "one task per frame, none on a pool of the backend";
+  EXPECT_EQ(ex.ran(), static_cast<int>(refs.size()));
+}
+
+TEST(CpuThreads, AnExecutorShapedTypeThroughExecutorRef) {
+  // Any type with post(): here one that runs the frame inline.
+  struct inline_runner {
+    int calls = 0;
+    void post(std::function<void()> f) {
+      ++calls;
+      f();
     }
-  }
+  } runner;
+  vqm::executor_ref ex(runner, 1);
+  vqm::Cpu cpu(ex);
+  const auto [refs, dists] = synthetic_frames();
+  expect_same_bits(score(cpu, refs, dists), score(1, refs, dists), "executor_ref");
+  EXPECT_EQ(runner.calls, static_cast<int>(refs.size()));
 }
 
 TEST(CpuThreads, MismatchedPicturesAreRefusedWithThreads) {

@@ -1,6 +1,8 @@
-// Cpu backend: every instruction set and thread count is bit-exact to the scalar reference.
+// Cpu backend: every instruction set and thread count is bit-exact to the scalar reference, on its own
+// pool or the caller's executor.
 #include <gtest/gtest.h>
 
+#include "common/counting_executor.hpp"
 #include "lpf/lpf_test_util.hpp"
 #include "vqm/lpf/cpu.hpp"
 #include "vqm/lpf/kernels.hpp"
@@ -90,4 +92,23 @@ TEST(LpfCpu, NamedKernelsAndCounters) {
   EXPECT_GT(c.hev_rate(), 0.0);
   EXPECT_GT(c.flat8_rate(), 0.0);
   EXPECT_EQ(c.flat16_fm, 0u);
+}
+
+TEST(LpfCpu, CallersExecutorGivesTheReferenceResult) {
+  const kind k = lpf_h_8_8_kind;
+  const auto batch = make_random_batch<std::uint16_t>(k, 10, test::random_edges_per_batch, 7);
+  counters ref_c;
+  const auto expected = test::reference_result(batch, &ref_c);
+  vqm::test::counting_executor ex(2);
+  for (cpu_isa isa : isas()) {
+    auto b = batch;
+    counters c;
+    cpu_backend cpu({.threads = 7, .isa = isa, .min_edges_per_thread = 100, .pool = &ex});
+    EXPECT_EQ(cpu.threads(), 3u) << "the executor's 2 threads and the caller; threads = 7 is ignored";
+    const int before = ex.posted();
+    cpu.filter(k, b.view(), b.edges, &c);
+    EXPECT_EQ(test::count_mismatches(b.pixels, expected), 0u) << name(isa);
+    EXPECT_EQ(test::decisions_only(c), test::decisions_only(ref_c)) << name(isa);
+    EXPECT_EQ(ex.posted() - before, 2) << "one helper per executor thread";
+  }
 }

@@ -11,8 +11,9 @@
 
 #include "vqm/cpu/engines.hpp"
 #include "vqm/cpu/frame.hpp"
-#include "vqm/cpu/thread_pool.hpp"
 #include "vqm/error.hpp"
+#include "vqm/executor.hpp"
+#include "vqm/thread_pool.hpp"
 
 namespace vqm {
 
@@ -23,11 +24,18 @@ class Cpu : public cpu::engines {
 
   // threads <= 1: run on the caller's thread. Otherwise frames run in parallel on `threads` workers
   // (use a scorer depth of `threads` to keep them busy).
+  // Throws vqm::error when the system cannot start that many threads.
   explicit Cpu(unsigned threads = 1) {
-    if (threads > 1) pool_ = std::make_unique<cpu::thread_pool>(threads);
+    if (threads > 1) {
+      own_ = std::make_unique<thread_pool>(threads);
+      pool_ = own_.get();
+    }
   }
+  // Frames run in parallel on the caller's executor (a shared vqm::thread_pool, or any other), which
+  // must outlive the backend and its frames.
+  explicit Cpu(executor& pool) : pool_(&pool) {}
 
-  [[nodiscard]] unsigned threads() const noexcept { return pool_ ? pool_->size() : 1; }
+  [[nodiscard]] unsigned threads() const noexcept { return pool_ ? pool_->concurrency() : 1; }
 
   [[nodiscard]] frame begin_frame(const picture_view& ref, const picture_view& dis) const {
     check_pair(ref, dis);
@@ -69,7 +77,8 @@ class Cpu : public cpu::engines {
   }
 
  private:
-  std::unique_ptr<cpu::thread_pool> pool_;
+  std::unique_ptr<thread_pool> own_;  // when the backend made its pool
+  executor* pool_ = nullptr;          // null: frames run inline
 };
 
 }  // namespace vqm

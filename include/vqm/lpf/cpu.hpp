@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "vqm/concepts/lpf_kernel.hpp"
+#include "vqm/executor.hpp"
 #include "vqm/lpf/contract.hpp"
 #include "vqm/lpf/counters.hpp"
 #include "vqm/lpf/detail/simd.hpp"
-#include "vqm/lpf/detail/thread_pool.hpp"
 #include "vqm/lpf/edge.hpp"
 #include "vqm/lpf/reference.hpp"
+#include "vqm/thread_pool.hpp"
 
 namespace vqm::lpf {
 
@@ -36,17 +37,29 @@ struct cpu_options {
   cpu_isa isa = cpu_isa::best;  // best: AVX2 if the CPU has it, else SSE2, else scalar
   check_level checks = check_level::full;
   std::size_t min_edges_per_thread = 512;  // smaller batches stay on fewer threads (wake-up cost)
+  // The caller's executor (it must outlive the backend): batches run on it and on the calling thread,
+  // `threads` is then ignored. Null: the backend's own pool of threads − 1 workers.
+  executor* pool = nullptr;
 };
 
 class cpu_backend {
  public:
   explicit cpu_backend(cpu_options o = {}) : opt_(o) {
-    unsigned t = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-    pool_ = std::make_unique<detail::thread_pool>(t - 1);
+    if (o.pool) {
+      pool_ = o.pool;
+      threads_ = o.pool->concurrency() + 1;
+    } else {
+      const unsigned t = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+      // Workers the system cannot start are done without (the result does not depend on the split).
+      own_ = std::make_unique<thread_pool>(t - 1, thread_start::as_many_as_possible);
+      pool_ = own_.get();
+      threads_ = own_->size() + 1;
+    }
     isa_ = resolve(o.isa);
   }
 
-  [[nodiscard]] unsigned threads() const { return pool_->size(); }
+  // Threads a batch is split over, the caller's included.
+  [[nodiscard]] unsigned threads() const { return threads_; }
   [[nodiscard]] cpu_isa isa() const { return isa_; }
   // True when this build and CPU can run `i`.
   [[nodiscard]] static bool supports(cpu_isa i) {
@@ -68,13 +81,13 @@ class cpu_backend {
     check_contract(k, p, edges, opt_.checks);
     if (edges.empty()) return;
     const std::size_t per = std::max<std::size_t>(opt_.min_edges_per_thread, 1);
-    const std::size_t chunks = std::min<std::size_t>(pool_->size(), (edges.size() + per - 1) / per);
+    const std::size_t chunks = std::min<std::size_t>(threads_, (edges.size() + per - 1) / per);
     if (chunks <= 1) {
       run_chunk(k, p, edges, c);
       return;
     }
     std::vector<counters> part(c ? chunks : 0);
-    pool_->run(chunks, [&](std::size_t i) {
+    parallel_for(pool_, chunks, threads_, [&](std::size_t i) {
       const std::size_t b = edges.size() * i / chunks, e = edges.size() * (i + 1) / chunks;
       run_chunk(k, p, edges.subspan(b, e - b), c ? &part[i] : nullptr);
     });
@@ -140,7 +153,9 @@ class cpu_backend {
 
   cpu_options opt_;
   cpu_isa isa_ = cpu_isa::scalar;
-  std::unique_ptr<detail::thread_pool> pool_;
+  std::unique_ptr<thread_pool> own_;  // when the caller gave no executor
+  executor* pool_ = nullptr;
+  unsigned threads_ = 1;
 };
 
 static_assert(LpfKernel<cpu_backend, std::uint8_t> && LpfKernel<cpu_backend, std::uint16_t>);

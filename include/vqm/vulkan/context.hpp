@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "vqm/error.hpp"
+#include "vqm/executor.hpp"
 #include "vqm/vulkan/device_features.hpp"
 #include "vqm/vulkan/device_probe.hpp"
 #include "vqm/vulkan/loader.hpp"
@@ -27,6 +28,9 @@ struct context_options {
   int device_index = -1;           // -1 = best: discrete preferred; otherwise list_devices()' index
   bool enable_validation = false;  // Khronos validation layer + a debug-utils messenger counting errors
   bool pipeline_cache = true;      // the on-disk VkPipelineCache (also off with VQM_VULKAN_PIPELINE_CACHE=0)
+  // The caller's executor for the host copies of a frame's planes (it must outlive the context); null:
+  // vqm's own thread pool. Either way at most VQM_VULKAN_COPY_THREADS (default min(4, cores)) threads.
+  executor* pool = nullptr;
 };
 
 // Where a context's creation time went (milliseconds; zero for the steps a borrowed device skips).

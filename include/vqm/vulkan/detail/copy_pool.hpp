@@ -2,19 +2,20 @@
 // One thread's memcpy into write-combined upload memory tops out near 15 GB/s, below the ~2,000 fps a
 // GPU sustains; a handful of threads reach the memory bandwidth. run() blocks until every piece is
 // copied; the calling thread copies too. With 1 thread (one core, or VQM_VULKAN_COPY_THREADS=1) it is a
-// plain loop of memcpy.
+// plain loop of memcpy. The other threads are vqm's thread_pool (started on the first large copy) or
+// the caller's executor (vulkan::context_options::pool).
 #pragma once
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
-#include <mutex>
+#include <memory>
 #include <thread>
 #include <vector>
+
+#include "vqm/executor.hpp"
+#include "vqm/thread_pool.hpp"
 
 namespace vqm::vulkan::detail {
 
@@ -33,16 +34,16 @@ class copy_pool {
   }
 
   explicit copy_pool(unsigned threads = default_threads()) : threads_(std::max(threads, 1u)) {}
+  // Copies on the caller's executor (null: vqm's own pool), with at most default_threads() threads
+  // counting the caller's.
+  explicit copy_pool(executor* ex, unsigned threads = default_threads()) : copy_pool(threads) {
+    if (ex) {
+      ex_ = ex;
+      threads_ = std::min(threads_, ex->concurrency() + 1);
+    }
+  }
   copy_pool(const copy_pool&) = delete;
   copy_pool& operator=(const copy_pool&) = delete;
-  ~copy_pool() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    for (auto& t : workers_) t.join();
-  }
 
   [[nodiscard]] unsigned threads() const noexcept { return threads_; }
 
@@ -54,66 +55,27 @@ class copy_pool {
       for (const auto& p : pieces) std::memcpy(p.dst, p.src, p.bytes);
       return;
     }
-    if (workers_.empty()) {
+    if (!ex_) {
       // Threads the system cannot start are done without: the caller copies what they would have.
-      try {
-        for (unsigned i = 1; i < threads_; ++i) workers_.emplace_back([this] { work(); });
-      } catch (const std::exception&) {
-        threads_ = static_cast<unsigned>(workers_.size()) + 1;
-      }
+      own_ = std::make_unique<thread_pool>(threads_ - 1, thread_start::as_many_as_possible);
+      threads_ = own_->size() + 1;
+      ex_ = own_.get();
     }
     // ~4 chunks per thread, multiples of 4 KiB, so that uneven threads still finish together.
     const std::size_t chunk = std::max<std::size_t>(64 << 10, (total / (4 * threads_) + 4095) & ~std::size_t{4095});
-    {
-      // Under the lock, with no worker inside copy_chunks(): a worker woken late joins this run.
-      std::lock_guard lock(mutex_);
-      while (busy_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
-      chunks_.clear();
-      for (const auto& p : pieces)
-        for (std::size_t off = 0; off < p.bytes; off += chunk)
-          chunks_.push_back({p.dst + off, p.src + off, std::min(chunk, p.bytes - off)});
-      next_.store(0, std::memory_order_relaxed);
-      left_.store(chunks_.size(), std::memory_order_relaxed);
-      ++generation_;
-    }
-    wake_.notify_all();
-    copy_chunks();
-    while (left_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+    chunks_.clear();
+    for (const auto& p : pieces)
+      for (std::size_t off = 0; off < p.bytes; off += chunk)
+        chunks_.push_back({p.dst + off, p.src + off, std::min(chunk, p.bytes - off)});
+    parallel_for(ex_, chunks_.size(), threads_,
+                 [this](std::size_t i) { std::memcpy(chunks_[i].dst, chunks_[i].src, chunks_[i].bytes); });
   }
 
  private:
-  void copy_chunks() {
-    for (;;) {
-      const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed);
-      if (i >= chunks_.size()) return;
-      std::memcpy(chunks_[i].dst, chunks_[i].src, chunks_[i].bytes);
-      left_.fetch_sub(1, std::memory_order_release);
-    }
-  }
-  void work() {
-    std::uint64_t seen = 0;
-    for (;;) {
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-        busy_.fetch_add(1, std::memory_order_acq_rel);
-      }
-      copy_chunks();
-      busy_.fetch_sub(1, std::memory_order_acq_rel);
-    }
-  }
-
   unsigned threads_;
-  std::vector<std::thread> workers_;
+  executor* ex_ = nullptr;
+  std::unique_ptr<thread_pool> own_;  // vqm's pool when the caller gave none
   std::vector<piece> chunks_;
-  std::atomic<std::size_t> next_{0}, left_{0};
-  std::atomic<unsigned> busy_{0};
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::uint64_t generation_ = 0;
-  bool stop_ = false;
 };
 
 }  // namespace vqm::vulkan::detail

@@ -39,7 +39,7 @@ struct frame_slot {
 
 class slot_ring {
  public:
-  slot_ring(context& ctx, std::size_t count) : ctx_(ctx), count_(count), pool_(ctx) {}
+  slot_ring(context& ctx, std::size_t count) : ctx_(ctx), count_(count), pool_(ctx), copier_(ctx.options().pool) {}
 
   [[nodiscard]] std::size_t size() const noexcept { return slots_.size(); }
   [[nodiscard]] frame_slot& at(std::size_t s) noexcept { return slots_[s]; }
