@@ -9,7 +9,8 @@
 // that picture over by swapping buffers (no copy on the caller's thread).
 //
 // Accepted: planar YUV 4:2:0 / 4:2:2 / 4:4:4 and gray, 8, 10, 12 or 16 bits (yuvj* full-range formats
-// too: samples are measured as stored, as libvmaf does). Anything else is an error that names the
+// too: samples are measured as stored, as libvmaf does), and semi-planar frames (nv12, nv21, nv16,
+// nv24, p010, p012, p016, ...), handed over as they are (the backends split them, P01x at true depth). Anything else is an error that names the
 // pixel format and the `ffmpeg -pix_fmt` conversion to use. Corrupt data is an error naming the frame
 // (libavcodec's AV_EF_EXPLODE, and frames the decoder flags as corrupt or concealed), unless
 // ffmpeg_options::conceal_errors is set, which accepts what the decoder conceals, as `ffmpeg` does.
@@ -99,29 +100,43 @@ inline void log_callback(void* avcl, int level, const char* fmt, va_list vl) {
   return std::exchange(log_store().last_error, std::string());
 }
 
-// Planar formats vqm measures: chroma layout and depth of a pixel format, or nothing.
-[[nodiscard]] inline std::optional<std::pair<chroma_format, std::uint32_t>> planar_layout(AVPixelFormat fmt) {
+// Formats vqm measures, as the decoder stores them: planar YUV or gray, or semi-planar (nv12, nv21, nv16,
+// nv24, nv20, p010, p012, p016, p210, p410, ...: one plane of interleaved chroma pairs, samples LSB- or
+// MSB-aligned in 16-bit words), at 8, 10, 12 or 16 bits; chroma format, depth and storage (width and
+// height 0), or nothing. Semi-planar frames are handed over as they are: the backends split them.
+[[nodiscard]] inline std::optional<picture_format> stored_format(AVPixelFormat fmt) {
   const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(fmt);
   if (!d) return std::nullopt;
   constexpr auto refused = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_HWACCEL |
                            AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BITSTREAM;
   if (d->flags & refused) return std::nullopt;
   if (d->nb_components != 1 && d->nb_components != 3) return std::nullopt;
-  const int depth = d->comp[0].depth;
+  const int depth = d->comp[0].depth, shift = d->comp[0].shift;
   if (depth != 8 && depth != 10 && depth != 12 && depth != 16) return std::nullopt;
-  const int bytes = depth > 8 ? 2 : 1;
+  const int bytes = depth + shift > 8 ? 2 : 1;
+  if (bytes == 2 && depth + shift != 16 && shift != 0) return std::nullopt;
+  picture_format f;
+  f.bit_depth = static_cast<std::uint32_t>(depth);
+  f.msb_shift = static_cast<std::uint32_t>(shift);
+  f.chroma = chroma_format::yuv400;
+  const bool semi = d->nb_components == 3 && d->comp[1].plane == 1 && d->comp[2].plane == 1;
+  if (semi) f.layout = d->comp[1].offset == 0 ? chroma_layout::uv : chroma_layout::vu;
   for (int i = 0; i < d->nb_components; ++i) {
     const auto& c = d->comp[i];
-    if (c.plane != i || c.step != bytes || c.offset != 0 || c.shift != 0 || c.depth != depth) return std::nullopt;
+    const bool interleaved = semi && i > 0;
+    const int plane = interleaved ? 1 : i;
+    const int step = interleaved ? 2 * bytes : bytes;
+    const int offset = !interleaved || ((i == 1) == (f.layout == chroma_layout::uv)) ? 0 : bytes;
+    if (c.plane != plane || c.step != step || c.offset != offset || c.shift != shift || c.depth != depth)
+      return std::nullopt;
   }
-  chroma_format chroma = chroma_format::yuv400;
   if (d->nb_components == 3) {
-    if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1) chroma = chroma_format::yuv420;
-    else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0) chroma = chroma_format::yuv422;
-    else if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0) chroma = chroma_format::yuv444;
+    if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1) f.chroma = chroma_format::yuv420;
+    else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0) f.chroma = chroma_format::yuv422;
+    else if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0) f.chroma = chroma_format::yuv444;
     else return std::nullopt;
   }
-  return std::pair{chroma, static_cast<std::uint32_t>(depth)};
+  return f;
 }
 
 // The planar format to convert an unsupported one to (keeping its chroma resolution and depth where
@@ -451,22 +466,21 @@ class ffmpeg_reader final : public frame_source {
       throw error(errc::bad_input, where(decoded_) + ": the " + codec_name_ +
                                        " decoder reports a corrupt frame (damaged data it had to conceal)");
     if (decoded_ == 0) {
-      const auto layout = fd::planar_layout(static_cast<AVPixelFormat>(f.format));
-      if (!layout) {
+      const auto stored = fd::stored_format(static_cast<AVPixelFormat>(f.format));
+      if (!stored) {
         const std::string name = fd::pix_fmt_name(f.format);
         throw error(errc::unsupported_format,
                     where(0) + ": pixel format " + name +
-                        " is not supported (vqm reads planar YUV 4:2:0, 4:2:2, 4:4:4 or gray at 8, 10, 12 or 16 bits); "
+                        " is not supported (vqm reads planar or semi-planar YUV 4:2:0, 4:2:2, 4:4:4 or gray at 8, "
+                        "10, 12 or 16 bits); "
                         "convert it with ffmpeg -pix_fmt " + fd::suggested_pix_fmt(static_cast<AVPixelFormat>(f.format)) +
                         ", e.g. ffmpeg -i " + path_ + " -pix_fmt " +
                         fd::suggested_pix_fmt(static_cast<AVPixelFormat>(f.format)) +
                         " -strict -1 -f yuv4mpegpipe - | vqm -d - ...");
       }
-      picture_format pf;
+      picture_format pf = *stored;
       pf.width = static_cast<std::uint32_t>(f.width);
       pf.height = static_cast<std::uint32_t>(f.height);
-      pf.chroma = layout->first;
-      pf.bit_depth = layout->second;
       check_geometry(path_, pf);
       av_format_ = f.format;
       description_ += ", " + fd::pix_fmt_name(f.format);
@@ -485,8 +499,8 @@ class ffmpeg_reader final : public frame_source {
     picture pic = take_free();
     if (!(pic.format() == format_) || pic.bytes().size() != format_.frame_bytes()) pic.reset(format_);
     const std::size_t bps = format_.bytes_per_sample();
-    for (int p = 0; p < format_.planes(); ++p) {
-      const std::size_t row = std::size_t{format_.plane_width(p)} * bps;
+    for (int p = 0; p < format_.stored_planes(); ++p) {  // semi-planar: Y and the interleaved chroma, as they are
+      const std::size_t row = std::size_t{format_.stored_width(p)} * bps;
       const std::uint32_t h = format_.plane_height(p);
       const std::uint8_t* src = f.data[p];
       auto* dst = pic.plane_data(p);
