@@ -1,5 +1,5 @@
 // libFuzzer harness: the raw .yuv reader. The first four bytes pick the geometry the CLI would get from
-// -w -h -p -b (including sizes the checks must refuse); the rest is the file.
+// -w -h -p -b (including sizes and storages the checks must refuse); the rest is the file.
 #include <cstddef>
 #include <cstdint>
 
@@ -13,6 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   f.width = data[0] == 255 ? 40000u : data[0] % 48;  // 0 and too large are in range on purpose
   f.height = data[1] % 48;
   f.chroma = static_cast<vqm::chroma_format>(data[2] % 4);
+  // Semi-planar (uv, vu) and MSB-aligned storage, inconsistent combinations included (gray with a layout).
+  f.layout = static_cast<vqm::chroma_layout>((data[2] >> 2) % 3);
+  f.msb_shift = (data[2] >> 4) % 8;
   static constexpr std::uint32_t depths[] = {8, 10, 12, 16, 9, 7, 17, 0};
   f.bit_depth = depths[data[3] % 8];
   const auto& path = vqm::fuzz::input_path(data + 4, size - 4);
