@@ -1,0 +1,162 @@
+// read_ahead: the reference and the distorted input read on two threads of their own (one per input),
+// ahead of the measuring loop, into a ring of pictures this object owns, so the engine does not wait on
+// input. Frame i's pictures stay untouched until the loop has pushed frame i + depth (the session's
+// rule); the readers run up to `ahead` frames beyond the frame the loop asks for.
+//
+//   read_ahead in(ref, dis, session.depth(), read_ahead::default_ahead, frame_cnt);
+//   for (const picture *r, *d; in.next(r, d);) session.push(*r, *d);
+//   if (in.ended_first() != read_ahead::input::none) ...  // frame counts differ
+//
+// A reader's exception reaches next() as the same exception, after the frames read before it.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "vqm/io/frame_source.hpp"
+#include "vqm/picture.hpp"
+
+namespace vqm::cli {
+
+class read_ahead {
+ public:
+  enum class input { none, reference, distorted };
+  static constexpr std::size_t default_ahead = 2;
+
+  // `depth`: the frames the consumer keeps in flight after pushing (session::depth()). `frame_cnt`:
+  // pairs to read at most (0: all); the readers read no frame past it. The sources must outlive this
+  // object and must not be used elsewhere until next() has returned false or this object is gone.
+  read_ahead(io::frame_source& ref, io::frame_source& dis, std::size_t depth, std::size_t ahead = default_ahead,
+             std::size_t frame_cnt = 0)
+      : size_(depth + 1 + ahead), depth_(depth), frame_cnt_(frame_cnt) {
+    sides_[0].src = &ref;
+    sides_[1].src = &dis;
+    for (auto& s : sides_) s.ring.resize(size_);  // pictures take their format on their first read
+    try {
+      for (auto& s : sides_) s.thread = std::thread([this, &s] { read_loop(s); });
+    } catch (...) {
+      stop();
+      throw;
+    }
+  }
+  ~read_ahead() { stop(); }
+  read_ahead(const read_ahead&) = delete;
+  read_ahead& operator=(const read_ahead&) = delete;
+
+  // The next frame pair, valid until depth more frames have been pushed after it: calling next()
+  // declares every frame handed out before pushed. False at the end: both inputs ended together, the
+  // frame_cnt limit, or one input ended first (ended_first(); the longer one is then drained with
+  // skip(), so both sources' frames_read() count their whole files). Rethrows a reader's exception at
+  // the frame that failed: the reference's first, as reading the reference then the distorted would.
+  // After false the reader threads are joined and the sources are the caller's again.
+  bool next(const picture*& ref, const picture*& dis) {
+    if (done_) return false;
+    std::unique_lock lock(mutex_);
+    const std::size_t c = handed_;
+    released_ = c > depth_ ? c - depth_ : 0;
+    space_.notify_all();
+    side& r = sides_[0];
+    side& d = sides_[1];
+    // The reference's error comes first whatever the distorted holds (it would never have been read).
+    data_.wait(lock, [&] { return (r.count == c && r.st == status::failed) || (r.decided(c) && d.decided(c)); });
+    for (auto* s : {&r, &d})
+      if (s->count == c && s->st == status::failed) {
+        done_ = true;
+        std::rethrow_exception(s->error);
+      }
+    if (r.count > c && d.count > c) {
+      ref = &r.ring[c % size_];
+      dis = &d.ring[c % size_];
+      ++handed_;
+      return true;
+    }
+    done_ = true;
+    const bool mismatch = r.count > c || d.count > c;
+    lock.unlock();
+    stop();
+    if (mismatch) {
+      ended_first_ = r.count > c ? input::distorted : input::reference;
+      auto& longer = r.count > c ? r : d;
+      // Reading ahead may have met an error past the other input's end: the file is broken, say so.
+      if (longer.st == status::failed) std::rethrow_exception(longer.error);
+      if (longer.st != status::ended)  // stopped, or at frame_cnt: libvmaf counts the whole file
+        while (longer.src->skip()) {
+        }
+    }
+    return false;
+  }
+
+  // After next() returned false: the input that ended while the other still had frames, or none.
+  [[nodiscard]] input ended_first() const noexcept { return ended_first_; }
+  // Pictures per input in the ring: depth + 1 + ahead.
+  [[nodiscard]] std::size_t ring_size() const noexcept { return size_; }
+
+ private:
+  enum class status { reading, ended, limit, failed };  // ended: a clean end; limit: frame_cnt
+  struct side {
+    io::frame_source* src = nullptr;
+    std::vector<picture> ring;
+    std::thread thread;
+    std::size_t count = 0;  // frames read into the ring
+    status st = status::reading;
+    std::exception_ptr error;  // what reading frame `count` threw
+    [[nodiscard]] bool decided(std::size_t c) const noexcept { return count > c || st != status::reading; }
+  };
+
+  void read_loop(side& s) {
+    for (std::size_t k = 0;; ++k) {
+      {
+        std::unique_lock lock(mutex_);
+        if (frame_cnt_ && k >= frame_cnt_) return finish(s, status::limit, nullptr);
+        // Slot k % size_ held frame k - size_: wait until the consumer is done with it.
+        space_.wait(lock, [&] { return stop_ || k < released_ + size_; });
+        if (stop_) return;
+      }
+      bool ok = false;
+      try {
+        ok = s.src->read(s.ring[k % size_]);
+      } catch (...) {
+        std::lock_guard lock(mutex_);
+        return finish(s, status::failed, std::current_exception());
+      }
+      std::lock_guard lock(mutex_);
+      if (!ok) return finish(s, status::ended, nullptr);
+      ++s.count;
+      data_.notify_one();
+    }
+  }
+  // Called with mutex_ held.
+  void finish(side& s, status st, std::exception_ptr e) {
+    s.st = st;
+    s.error = std::move(e);
+    data_.notify_one();
+  }
+
+  // Wakes readers waiting for space and joins them (a read in progress completes first).
+  void stop() noexcept {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    space_.notify_all();
+    for (auto& s : sides_)
+      if (s.thread.joinable()) s.thread.join();
+  }
+
+  const std::size_t size_, depth_, frame_cnt_;
+  side sides_[2];
+  std::mutex mutex_;
+  std::condition_variable space_;  // readers wait for a free slot
+  std::condition_variable data_;   // the consumer waits for a frame, an end or an error
+  std::size_t released_ = 0;       // frames below this are no longer in flight
+  std::size_t handed_ = 0;         // frames handed out by next()
+  bool stop_ = false;
+  bool done_ = false;
+  input ended_first_ = input::none;
+};
+
+}  // namespace vqm::cli
