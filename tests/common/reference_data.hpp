@@ -26,9 +26,13 @@ inline nlohmann::json load_json(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
-inline std::vector<std::string> reference_pairs() {
+// libvmaf's VMAF values (the four models and the adm/vif/motion runs), one <pair>.json per fixture pair.
+inline std::string vmaf_reference_dir() { return std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf"; }
+
+// The pairs with a <pair>.json in `dir`, sorted.
+inline std::vector<std::string> reference_pairs(const std::string& dir = reference_dir()) {
   std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(reference_dir()))
+  for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".json" && e.path().stem() != "manifest") out.push_back(e.path().stem().string());
   std::sort(out.begin(), out.end());
   // VQM_TEST_PAIRS=a,b,... restricts a run to those pairs (for debugging; CI leaves it unset).
@@ -38,6 +42,8 @@ inline std::vector<std::string> reference_pairs() {
   }
   return out;
 }
+
+inline std::vector<std::string> vmaf_reference_pairs() { return reference_pairs(vmaf_reference_dir()); }
 
 inline double to_double(const nlohmann::json& v) {
   if (v.is_string()) {

@@ -20,6 +20,9 @@
 
 namespace {
 
+using vqm::test::vmaf_reference_dir;
+using vqm::test::vmaf_reference_pairs;
+
 using vqm::adm_algorithm;
 using vqm::adm_options;
 using vqm::adm_partials;
@@ -31,15 +34,8 @@ std::string g17(double v) {
   return buf;
 }
 
-std::vector<std::string> vmaf_pairs() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf"))
-    if (e.path().extension() == ".json" && e.path().stem() != "manifest") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 nlohmann::json load_pair(const std::string& pair) {
-  return vqm::test::load_json(std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf/" + pair + ".json");
+  return vqm::test::load_json(vmaf_reference_dir() + "/" + pair + ".json");
 }
 
 vqm::picture_format format_of(const nlohmann::json& j) {
@@ -85,7 +81,7 @@ constexpr run_spec runs[] = {{"adm", 100.0},
 // every fixture frame too.
 TEST(AdmReference, EveryPairEveryRun) {
   std::size_t compared = 0, refused = 0;
-  for (const auto& pair : vmaf_pairs()) {
+  for (const auto& pair : vmaf_reference_pairs()) {
     const auto j = load_pair(pair);
     const auto fmt = format_of(j);
     std::map<double, std::vector<adm_partials>> parts;  // by egl

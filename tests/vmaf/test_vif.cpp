@@ -28,17 +28,10 @@
 
 namespace {
 
+using vqm::test::vmaf_reference_dir;
+using vqm::test::vmaf_reference_pairs;
+
 using vqm::cpu::isa;
-
-std::string vmaf_reference_dir() { return std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf"; }
-
-std::vector<std::string> vmaf_pairs() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(vmaf_reference_dir()))
-    if (e.path().extension() == ".json" && e.path().stem() != "manifest") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::string show(double v) {
   char buf[64];
@@ -78,7 +71,7 @@ const std::vector<std::pair<std::string, vqm::option_map>>& vif_runs() {
 }
 
 TEST(VifReference, EveryPairAndRunBitExact) {
-  const auto pairs = vmaf_pairs();
+  const auto pairs = vmaf_reference_pairs();
   ASSERT_GE(pairs.size(), 20u) << "reference-vmaf data missing";
   std::size_t compared = 0, runs_checked = 0;
   for (const auto& pair : pairs) {

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -33,20 +32,6 @@
 
 namespace vqm::test {
 namespace {
-
-std::string vmaf_reference_dir() { return std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf"; }
-
-std::vector<std::string> vmaf_pairs() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(vmaf_reference_dir()))
-    if (e.path().extension() == ".json" && e.path().stem() != "manifest") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  if (const char* only = std::getenv("VQM_TEST_PAIRS"); only && *only) {
-    const std::string list = std::string(",") + only + ",";
-    std::erase_if(out, [&](const std::string& p) { return list.find("," + p + ",") == std::string::npos; });
-  }
-  return out;
-}
 
 std::string show(const adm_partials& p) {
   std::string s;
@@ -99,7 +84,7 @@ adm_partials cpu_adm(const picture_view& r, const picture_view& d, const adm_req
 
 TEST(VulkanAdm, EveryReferencePairAndRunBitExact) {
   VQM_REQUIRE_VULKAN(ctx);
-  const auto pairs = vmaf_pairs();
+  const auto pairs = vmaf_reference_pairs();
   ASSERT_FALSE(pairs.empty());
   Vulkan v(ctx);
   const std::vector<std::pair<std::string, std::size_t>> runs{
@@ -301,32 +286,6 @@ TEST(VulkanAdm, FramesInFlightAndBesideOtherMetrics) {
     const auto b = compute(v, mv, rv[i], dv[i]);
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t k = 0; k < a.size(); ++k) EXPECT_TRUE(same(a[k], b[k])) << i << " " << mc.names()[k];
-  }
-}
-
-// Throughput (not run by default: --gtest_also_run_disabled_tests): adm alone, frames in flight, on the
-// same pair over and over (VQM_ADM_BENCH_FRAMES frames, default 300, 60 at 4K); VQM_VULKAN_PROFILE=1 adds
-// the stage times.
-TEST(VulkanAdm, DISABLED_Throughput) {
-  VQM_REQUIRE_VULKAN(ctx);
-  Vulkan v(ctx);
-  std::mt19937 rng(5);
-  const char* big = std::getenv("VQM_ADM_BENCH_4K");
-  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{576, 324}, {1920, 1080}, {3840, 2160}}) {
-    if (w > 2000 && !(big && *big == '1')) continue;
-    auto [r, d] = make_pair_of(kind::smooth, w, h, 8, rng);
-    const char* env = std::getenv("VQM_ADM_BENCH_FRAMES");  // e.g. a few on a software device
-    const std::size_t n = env && *env ? std::max<std::size_t>(1, std::stoul(env)) : (w > 2000 ? 60 : 300);
-    const std::vector<picture_view> rv(n, r.view()), dv(n, d.view());
-    const std::size_t warm = std::min<std::size_t>(n, 4);
-    run_vulkan(v, {rv.begin(), rv.begin() + static_cast<std::ptrdiff_t>(warm)},
-               {dv.begin(), dv.begin() + static_cast<std::ptrdiff_t>(warm)}, {adm_request{}}, v.frames_in_flight());
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto got = run_vulkan(v, rv, dv, {adm_request{}}, v.frames_in_flight());
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("adm %ux%u: %zu frames, %.3f ms per frame, %.1f fps\n", w, h, n, 1e3 * s / static_cast<double>(n),
-                static_cast<double>(n) / s);
-    EXPECT_EQ(got.adm[0][0], cpu_adm(rv[0], dv[0], adm_request{}));
   }
 }
 

@@ -31,20 +31,6 @@ namespace {
 
 static_assert(MotionKernel<Vulkan>);
 
-std::string vmaf_reference_dir() { return std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf"; }
-
-std::vector<std::string> vmaf_pairs() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(vmaf_reference_dir()))
-    if (e.path().extension() == ".json" && e.path().stem() != "manifest") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  if (const char* only = std::getenv("VQM_TEST_PAIRS"); only && *only) {
-    const std::string list = std::string(",") + only + ",";
-    std::erase_if(out, [&](const std::string& p) { return list.find("," + p + ",") == std::string::npos; });
-  }
-  return out;
-}
-
 std::string show(const motion_partials& p) {
   return p.computed ? "{sad " + std::to_string(p.sad) + "}" : std::string("{not computed}");
 }
@@ -106,7 +92,7 @@ std::vector<picture_view> views(const std::vector<picture>& p) {
 
 TEST(VulkanMotion, EveryReferencePairAndRunBitExact) {
   VQM_REQUIRE_VULKAN(ctx);
-  const auto pairs = vmaf_pairs();
+  const auto pairs = vmaf_reference_pairs();
   ASSERT_FALSE(pairs.empty());
   Vulkan v(ctx);
   const std::vector<motion_request> requests{{false}, {true}};

@@ -35,20 +35,6 @@
 namespace vqm::test {
 namespace {
 
-std::string vmaf_reference_dir() { return std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf"; }
-
-std::vector<std::string> vmaf_pairs() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(vmaf_reference_dir()))
-    if (e.path().extension() == ".json" && e.path().stem() != "manifest") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  if (const char* only = std::getenv("VQM_TEST_PAIRS"); only && *only) {
-    const std::string list = std::string(",") + only + ",";
-    std::erase_if(out, [&](const std::string& p) { return list.find("," + p + ",") == std::string::npos; });
-  }
-  return out;
-}
-
 std::string show(const vif_partials& p) {
   std::string s;
   for (int k = 0; k < 4; ++k) {
@@ -95,7 +81,7 @@ vif_partials cpu_vif(const picture_view& r, const picture_view& d, const vif_req
 
 TEST(VulkanVif, EveryReferencePairAndRunBitExact) {
   VQM_REQUIRE_VULKAN(ctx);
-  const auto pairs = vmaf_pairs();
+  const auto pairs = vmaf_reference_pairs();
   ASSERT_FALSE(pairs.empty());
   Vulkan v(ctx);
   const std::vector<std::pair<std::string, option_map>> runs{
