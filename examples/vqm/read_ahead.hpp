@@ -81,7 +81,8 @@ class read_ahead {
     if (mismatch) {
       ended_first_ = r.count > c ? input::distorted : input::reference;
       auto& longer = r.count > c ? r : d;
-      // Reading ahead may have met an error past the other input's end: the file is broken, say so.
+      // Reading ahead may have met an error past the other input's end: the file is broken, say so
+      // (reading one frame at a time, skip() would have passed over it when it is a bad sample).
       if (longer.st == status::failed) std::rethrow_exception(longer.error);
       if (longer.st != status::ended)  // stopped, or at frame_cnt: libvmaf counts the whole file
         while (longer.src->skip()) {
