@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,13 +15,18 @@
 
 #include "vqm/metric_set.hpp"
 #include "vqm/picture.hpp"
+#include "vqm/registry.hpp"
 #include "vqm/scorer.hpp"
 
 namespace vqm::test {
 
-// Every feature of the registry (the typed tests list the same names).
-inline const std::vector<std::string> all_features = {"psnr", "float_psnr", "float_ssim", "float_ms_ssim",
-                                                      "psnr_hvs", "adm",        "vif",        "motion"};
+// Every feature of the registry.
+inline std::vector<std::string> registry_features() {
+  std::vector<std::string> out;
+  registry::all::for_each([&]<class E>() { out.emplace_back(E::algorithm::feature_name); });
+  return out;
+}
+inline const std::vector<std::string> all_features = registry_features();
 // The luma-only ones: the Vulkan backend then uploads and unpacks the luma alone.
 inline const std::vector<std::string> luma_features = {"float_psnr", "float_ssim", "adm", "vif", "motion"};
 
@@ -80,18 +86,17 @@ inline picture repack(const picture& src, const picture_format& to) {
   return p;
 }
 
-// The features of `names` that support `f` (float_ms_ssim needs 176x176, psnr_hvs at most 12 bits, ...).
+// The features of `names` that can measure `f` (float_ms_ssim needs 176x176, psnr_hvs at most 12 bits,
+// ...: the metric's own probe); every one must run on backend B.
 template <Backend B>
 std::vector<feature_request> supported(const std::vector<std::string>& names, const picture_format& f, compat c) {
   std::vector<feature_request> out;
-  for (const auto& n : names) {
-    try {
-      (void)make_metric<B>(n, {}, f, c);
-      out.push_back({n, {}});
-    } catch (const error& e) {
-      if (e.code() != errc::unsupported_format) throw;
-    }
-  }
+  registry::all::for_each([&]<class E>() {
+    using A = typename E::algorithm;
+    if (std::find(names.begin(), names.end(), A::feature_name) == names.end()) return;
+    EXPECT_TRUE(E::template runs_on<B>) << A::feature_name;
+    if (A::unsupported(f, typename A::options{}, c).empty()) out.push_back({A::feature_name, {}});
+  });
   return out;
 }
 
