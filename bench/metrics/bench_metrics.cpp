@@ -2,7 +2,6 @@
 // and 1080p (the fixture mirror-tiled), frames already in memory (compute only).
 #include <benchmark/benchmark.h>
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -13,19 +12,10 @@ namespace {
 
 using vqm::bench::frame_pair;
 
-struct resolution {
-  const char* name;
-  std::uint32_t width, height;
-};
-constexpr resolution resolutions[] = {{"576x324", 576, 324}, {"1080p", 1920, 1080}};
+using vqm::bench::resolution;
 
-const std::vector<frame_pair>& frames(const resolution& r) {
-  static std::map<std::string, std::vector<frame_pair>> cache;
-  auto it = cache.find(r.name);
-  // Two frame pairs alternate: distinct data each frame, still cache-resident at 1080p (12 MB).
-  if (it == cache.end()) it = cache.emplace(r.name, vqm::bench::bench_frames(r.width, r.height, 2)).first;
-  return it->second;
-}
+// Two frame pairs alternate: distinct data each frame, still cache-resident at 1080p (12 MB).
+const std::vector<frame_pair>& frames(const resolution& r) { return vqm::bench::cached_frames(r, 2); }
 
 void report(benchmark::State& state) {
   state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
@@ -82,7 +72,7 @@ void run_scorer(benchmark::State& state, const resolution& r, const std::vector<
 const std::vector<std::string> all_five = {"psnr", "float_psnr", "float_ssim", "float_ms_ssim", "psnr_hvs"};
 
 [[maybe_unused]] const bool registered = [] {
-  for (const auto& r : resolutions) {
+  for (const auto& r : vqm::bench::cpu_resolutions) {
     for (const auto& m : all_five)
       benchmark::RegisterBenchmark((m + "/cpu/" + r.name).c_str(), [&r, m](benchmark::State& s) { run_metrics(s, r, {m}); })
           ->Unit(benchmark::kMillisecond)

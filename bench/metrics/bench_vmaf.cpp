@@ -4,7 +4,6 @@
 // ones buy. Frames are already in memory (compute only).
 #include <benchmark/benchmark.h>
 
-#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,18 +20,9 @@ namespace {
 
 using vqm::bench::frame_pair;
 
-struct resolution {
-  const char* name;
-  std::uint32_t width, height;
-};
-constexpr resolution resolutions[] = {{"576x324", 576, 324}, {"1080p", 1920, 1080}};
+using vqm::bench::resolution;
 
-const std::vector<frame_pair>& frames(const resolution& r) {
-  static std::map<std::string, std::vector<frame_pair>> cache;
-  auto it = cache.find(r.name);
-  if (it == cache.end()) it = cache.emplace(r.name, vqm::bench::bench_frames(r.width, r.height, 4)).first;
-  return it->second;
-}
+const std::vector<frame_pair>& frames(const resolution& r) { return vqm::bench::cached_frames(r, 4); }
 
 void report(benchmark::State& state, std::size_t frames_done) {
   state.counters["fps"] = benchmark::Counter(static_cast<double>(frames_done), benchmark::Counter::kIsRate);
@@ -80,7 +70,7 @@ vqm::picture_format luma_format(const vqm::plane_view& a, unsigned bpc) {
 }
 
 [[maybe_unused]] const bool registered = [] {
-  for (const auto& r : resolutions) {
+  for (const auto& r : vqm::bench::cpu_resolutions) {
     for (unsigned threads : {1u, all_threads()}) {
       const std::string t = "/threads:" + std::to_string(threads);
       benchmark::RegisterBenchmark((std::string("vmaf_v0.6.1/") + r.name + t).c_str(),

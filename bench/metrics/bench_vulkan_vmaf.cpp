@@ -7,7 +7,6 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,18 +20,10 @@ namespace {
 
 using namespace vqm;
 
-struct resolution {
-  const char* name;
-  std::uint32_t width, height;
-};
+using vqm::bench::resolution;
 constexpr resolution resolutions[] = {{"1080p", 1920, 1080}, {"2160p", 3840, 2160}};
 
-const std::vector<bench::frame_pair>& frames(const resolution& r) {
-  static std::map<std::string, std::vector<bench::frame_pair>> cache;
-  auto it = cache.find(r.name);
-  if (it == cache.end()) it = cache.emplace(r.name, bench::bench_frames(r.width, r.height, 4)).first;
-  return it->second;
-}
+const std::vector<bench::frame_pair>& frames(const resolution& r) { return bench::cached_frames(r, 4); }
 
 Vulkan& backend() {
   static Vulkan v = [] {

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -82,6 +83,22 @@ inline std::vector<frame_pair> bench_frames(std::uint32_t width, std::uint32_t h
     p.dis = mirror_tile(p.dis, width, height);
   }
   return pairs;
+}
+
+// A benchmark size: its name in benchmark names, and the frame size (the fixture mirror-tiled to it).
+struct resolution {
+  const char* name;
+  std::uint32_t width, height;
+};
+inline constexpr resolution cpu_resolutions[] = {{"576x324", 576, 324}, {"1080p", 1920, 1080}};
+
+// bench_frames() of a size, made once per program: the first `count` fixture frames at that size.
+inline const std::vector<frame_pair>& cached_frames(const resolution& r, std::size_t count) {
+  static std::map<std::string, std::vector<frame_pair>> cache;
+  const std::string key = std::string(r.name) + "/" + std::to_string(count);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, bench_frames(r.width, r.height, count)).first;
+  return it->second;
 }
 
 namespace detail {
