@@ -1,0 +1,87 @@
+// vqm_bench_vmaf_kernels: VMAF's integer ADM and VIF (SPEC-vmaf Parts I and II) per frame, single thread,
+// on the Cpu kernels: the scalar reference, the optimised kernel on the baseline path and on AVX2.
+// 576x324 (the astronaut fixture pair) and 1080p (mirror-tiled), 8-bit, frames in memory; Time = ms per
+// frame, counter fps. The whole model through a session: vqm_bench_vmaf.
+//
+//   vqm_bench_vmaf_kernels [--fixtures DIR] [--benchmark_filter=...]
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "frames.hpp"
+#include "vqm/cpu/adm.hpp"
+#include "vqm/cpu/reference/adm.hpp"
+#include "vqm/cpu/reference/vif.hpp"
+#include "vqm/cpu/simd.hpp"
+#include "vqm/cpu/vif.hpp"
+#include "vqm/metrics/adm.hpp"
+#include "vqm/metrics/vif.hpp"
+
+namespace {
+
+using vqm::bench::resolution;
+
+enum class variant { reference, baseline, avx2 };
+
+// One feature's algorithm and its two kernels.
+struct adm_feature {
+  using algorithm = vqm::adm_algorithm;
+  static auto reference(const vqm::plane_view& a, const vqm::plane_view& b, const algorithm& alg) {
+    return vqm::cpu::reference::adm(a, b, 8, alg.request());
+  }
+  static auto optimised(const vqm::plane_view& a, const vqm::plane_view& b, const algorithm& alg) {
+    return vqm::cpu::adm(a, b, 8, alg.request());
+  }
+};
+struct vif_feature {
+  using algorithm = vqm::vif_algorithm;
+  static auto reference(const vqm::plane_view& a, const vqm::plane_view& b, const algorithm& alg) {
+    return vqm::cpu::reference::vif(a, b, 8, alg.request());
+  }
+  static auto optimised(const vqm::plane_view& a, const vqm::plane_view& b, const algorithm& alg) {
+    return vqm::cpu::vif(a, b, 8, alg.request());
+  }
+};
+
+template <class Feature>
+void bench_kernel(benchmark::State& state, resolution r, variant v) {
+  const auto& fr = vqm::bench::cached_frames(r, 2);
+  const typename Feature::algorithm alg(fr[0].ref.format());
+  if (v == variant::avx2 && vqm::cpu::detected_isa() != vqm::cpu::isa::avx2) {
+    state.SkipWithError("no AVX2 on this machine");
+    return;
+  }
+  vqm::cpu::set_max_isa(v == variant::avx2 ? vqm::cpu::isa::avx2 : vqm::cpu::isa::baseline);
+  std::size_t i = 0;
+  std::vector<double> out(alg.names().size());
+  for (auto _ : state) {
+    const auto& p = fr[i++ % fr.size()];
+    const auto a = p.ref.view().planes[0];
+    const auto b = p.dis.view().planes[0];
+    const auto part = v == variant::reference ? Feature::reference(a, b, alg) : Feature::optimised(a, b, alg);
+    alg.scores(part, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  vqm::cpu::set_max_isa(vqm::cpu::isa::avx2);
+  state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+template <class Feature>
+void register_feature(const char* name) {
+  for (const auto& r : vqm::bench::cpu_resolutions)
+    for (const auto& [v, label] : {std::pair{variant::reference, "reference"}, std::pair{variant::baseline, "baseline"},
+                                   std::pair{variant::avx2, "avx2"}})
+      benchmark::RegisterBenchmark((std::string(name) + "/" + label + "/" + r.name).c_str(), bench_kernel<Feature>, r, v)
+          ->Unit(benchmark::kMillisecond);
+}
+
+[[maybe_unused]] const bool registered = [] {
+  register_feature<adm_feature>("adm");
+  register_feature<vif_feature>("vif");
+  return true;
+}();
+
+}  // namespace
+
+int main(int argc, char** argv) { return vqm::bench::main(argc, argv, "vqm_bench_vmaf_kernels"); }
