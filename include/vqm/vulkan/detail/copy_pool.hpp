@@ -52,7 +52,8 @@ class copy_pool {
     std::size_t total = 0;
     for (const auto& p : pieces) total += p.bytes;
     if (threads_ == 1 || total < (std::size_t{1} << 20)) {
-      for (const auto& p : pieces) std::memcpy(p.dst, p.src, p.bytes);
+      for (const auto& p : pieces)
+        if (p.bytes) std::memcpy(p.dst, p.src, p.bytes);  // an empty piece may have null pointers
       return;
     }
     if (!ex_) {
