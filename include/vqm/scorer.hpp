@@ -41,6 +41,13 @@ class scorer {
   // Records and submits one frame pair; returns the oldest frame's result once more than `depth` are in
   // flight. `measure == false` runs only temporal metrics (libvmaf's --subsample).
   std::optional<frame_result> push(const picture_view& ref, const picture_view& dis, bool measure = true) {
+    return push<picture_view, picture_view>(ref, dis, measure);
+  }
+  // Any pictures the backend's begin_frame takes (e.g. vulkan::gpu_picture: GPU-resident input), with a
+  // with_chroma_rounding found for them.
+  template <class Ref, class Dis>
+    requires requires(B& b, const Ref& r, const Dis& d) { b.begin_frame(r, d); }
+  std::optional<frame_result> push(const Ref& ref, const Dis& dis, bool measure = true) {
     const auto r = chroma_rounding_for(compat_);
     const std::size_t slot = next_index_ % (depth_ + 1);
     in_flight_.push_back({next_index_++, slot, measure, backend_.begin_frame(with_chroma_rounding(ref, r),

@@ -92,6 +92,14 @@ class session {
     ++pushed_;
     if (auto r = scorer_.push(ref, dis, measure)) take(std::move(*r));
   }
+  // GPU-resident pictures (vulkan::gpu_picture on vqm::Vulkan), or a host/GPU mix.
+  template <class Ref, class Dis>
+    requires requires(B& b, const Ref& r, const Dis& d) { b.begin_frame(r, d); }
+  void push(const Ref& ref, const Dis& dis) {
+    const bool measure = pushed_ % cfg_.subsample == 0;
+    ++pushed_;
+    if (auto r = scorer_.push(ref, dis, measure)) take(std::move(*r));
+  }
 
   // Waits for every frame in flight (also after an error, so the caller's pictures may go away).
   void drain() {

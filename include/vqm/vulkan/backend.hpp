@@ -28,6 +28,7 @@
 #include "vqm/vulkan/detail/slots.hpp"
 #include "vqm/vulkan/engines.hpp"
 #include "vqm/vulkan/frame.hpp"
+#include "vqm/vulkan/gpu_picture.hpp"
 #include "vqm/vulkan/program.hpp"
 
 namespace vqm {
@@ -73,21 +74,39 @@ class Vulkan : public vulkan::engines {
     return f;
   }
 
+  // GPU-resident input (vulkan/gpu_picture.hpp; either or both pictures): the frame's command buffer copies
+  // the planes from the caller's buffers/images, submit() waits on the pictures' wait semaphores and
+  // signals their signal semaphores when the frame has completed. No host copy. Contract: docs/vulkan.md.
+  [[nodiscard]] frame begin_frame(const vulkan::gpu_picture& ref, const vulkan::gpu_picture& dis) const {
+    return with_gpu(with_gpu(begin_frame(vulkan::geometry(ref), vulkan::geometry(dis)), 0, ref), 1, dis);
+  }
+  [[nodiscard]] frame begin_frame(const picture_view& ref, const vulkan::gpu_picture& dis) const {
+    return with_gpu(begin_frame(ref, vulkan::geometry(dis)), 1, dis);
+  }
+  [[nodiscard]] frame begin_frame(const vulkan::gpu_picture& ref, const picture_view& dis) const {
+    return with_gpu(begin_frame(vulkan::geometry(ref), dis), 0, ref);
+  }
+
   // Uploads the first `planes` planes of the pair without computing anything (benchmarks the copy path).
   void upload_only(frame& f, int planes = 3) const { f.upload_at_least(planes); }
 
   // Records and submits the frame (one vkQueueSubmit); returns without waiting.
   void submit(frame& f) {
-    if (f.empty()) return;
+    if (f.empty()) {
+      if (f.gpu_mask_) pass_semaphores(f);  // nothing to measure, but the caller's semaphores still pass
+      return;
+    }
     const std::size_t s = prepare(f);
     auto& sl = slots_->at(s);
     vulkan::begin(*ctx_, sl.cb);
-    record_into(s, sl.cb);
+    record_into(s, sl.cb, f);
     vulkan::end(*ctx_, sl.cb);
     VkSubmitInfo si{};
     si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
     si.commandBufferCount = 1;
     si.pCommandBuffers = &sl.cb;
+    VkTimelineSemaphoreSubmitInfo ti{};
+    if (f.gpu_mask_) add_semaphores(f, si, ti);
     sl.fence.reset();
     ctx_->submit(si, sl.fence);
     sl.busy = true;
@@ -106,8 +125,12 @@ class Vulkan : public vulkan::engines {
   // fills the partials. Host-side, the planes are copied into the slot's upload buffer here.
   void record(frame& f, VkCommandBuffer cb) {
     if (f.empty()) return;
+    for (unsigned i = 0; i < 2; ++i)
+      if ((f.gpu_mask_ >> i & 1u) && (f.gpu_[i].wait_count || f.gpu_[i].signal.semaphore))
+        throw error(errc::invalid_argument, "vqm::Vulkan::record: a gpu_picture's semaphores are for submit(); with "
+                                            "record() wait on and signal them in your own vkQueueSubmit");
     const std::size_t s = prepare(f);
-    record_into(s, cb);
+    record_into(s, cb, f);
     slots_->at(s).busy = true;
     slots_->at(s).external = true;
   }
@@ -158,16 +181,18 @@ class Vulkan : public vulkan::engines {
       p->ensure(s);
     }
     for (std::size_t i = 0; i < sl.frame.jobs; ++i) sl.frame.program_of[i]->bind(s, sl.frame.jobs_of[i]);
-    slots_->upload(s, f.ref_, f.dis_, planes, gpu_bound);
+    slots_->upload(s, f.ref_, f.dis_, planes, gpu_bound, ~f.gpu_mask_ & 3u);
     f.slot_ = static_cast<int>(s);
     f.ticket_ = sl.ticket = ++ticket_;
     return s;
   }
 
-  void record_into(std::size_t s, VkCommandBuffer cb) {
+  void record_into(std::size_t s, VkCommandBuffer cb, const frame& f) {
     auto& sl = slots_->at(s);
     if (profiler_) profiler_->begin(cb, s);
     slots_->record_copy(s, cb);
+    if (f.gpu_mask_)
+      slots_->record_gpu_copy(s, cb, {f.gpu_mask_ & 1u ? &f.gpu_[0] : nullptr, f.gpu_mask_ & 2u ? &f.gpu_[1] : nullptr});
     // A frame with a temporal program also waits for the compute writes of earlier submissions (its state).
     if (sl.frame.temporal) vulkan::history_to_compute(*ctx_, cb);
     else vulkan::transfer_to_compute(*ctx_, cb);
@@ -190,6 +215,56 @@ class Vulkan : public vulkan::engines {
       if (profiler_) profiler_->mark(cb, s, stage_names[std::min(st, 9)]);
     }
     vulkan::to_host(*ctx_, cb);
+  }
+
+  // Picture i of the frame comes from the GPU.
+  [[nodiscard]] frame with_gpu(frame f, int i, const vulkan::gpu_picture& g) const {
+    vulkan::check_gpu_picture(g, ctx_->device());
+    f.gpu_[i] = g;
+    f.gpu_mask_ |= 1u << i;
+    return f;
+  }
+
+  // The frame's GPU pictures' semaphores into its one submission: waits before the copies (transfer
+  // stage), signals when it completes; a semaphore both pictures name is waited on / signalled once.
+  void add_semaphores(const frame& f, VkSubmitInfo& si, VkTimelineSemaphoreSubmitInfo& ti) {
+    std::uint32_t nw = 0, ns = 0;
+    bool timeline = false;
+    const auto add = [&](VkSemaphore* sems, std::uint64_t* values, std::uint32_t& n, const vulkan::gpu_semaphore& g) {
+      for (std::uint32_t k = 0; k < n; ++k)
+        if (sems[k] == g.semaphore && values[k] == g.value) return;
+      sems[n] = g.semaphore;
+      values[n++] = g.value;
+      timeline = timeline || g.value != 0;
+    };
+    for (unsigned i = 0; i < 2; ++i) {
+      if (!(f.gpu_mask_ >> i & 1u)) continue;
+      const auto& g = f.gpu_[i];
+      for (std::uint32_t k = 0; k < g.wait_count; ++k) add(waits_.data(), wait_values_.data(), nw, g.wait[k]);
+      if (g.signal.semaphore) add(signals_.data(), signal_values_.data(), ns, g.signal);
+    }
+    wait_stages_.fill(VK_PIPELINE_STAGE_TRANSFER_BIT);
+    si.waitSemaphoreCount = nw;
+    si.pWaitSemaphores = waits_.data();
+    si.pWaitDstStageMask = wait_stages_.data();
+    si.signalSemaphoreCount = ns;
+    si.pSignalSemaphores = signals_.data();
+    if (!timeline) return;
+    ti.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO;
+    ti.waitSemaphoreValueCount = nw;
+    ti.pWaitSemaphoreValues = wait_values_.data();
+    ti.signalSemaphoreValueCount = ns;
+    ti.pSignalSemaphoreValues = signal_values_.data();
+    si.pNext = &ti;
+  }
+
+  // A submission without work that waits on and signals the frame's semaphores.
+  void pass_semaphores(const frame& f) {
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    VkTimelineSemaphoreSubmitInfo ti{};
+    add_semaphores(f, si, ti);
+    if (si.waitSemaphoreCount || si.signalSemaphoreCount) ctx_->submit(si, VK_NULL_HANDLE);
   }
 
   void complete(std::size_t s) {
@@ -224,6 +299,13 @@ class Vulkan : public vulkan::engines {
   vulkan::detail::program_cache programs_;  // after env_ and slots_: programs refer to them
   std::uint64_t ticket_ = 0;
   std::unique_ptr<vulkan::detail::gpu_profiler> profiler_;
+  // The submission's semaphores (add_semaphores): members, so that nothing is allocated per frame.
+  static constexpr std::size_t max_waits = 2 * vulkan::gpu_picture::max_waits;
+  std::array<VkSemaphore, max_waits> waits_{};
+  std::array<std::uint64_t, max_waits> wait_values_{};
+  std::array<VkPipelineStageFlags, max_waits> wait_stages_{};
+  std::array<VkSemaphore, 2> signals_{};
+  std::array<std::uint64_t, 2> signal_values_{};
 };
 
 static_assert(Backend<Vulkan>);

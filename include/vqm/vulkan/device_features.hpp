@@ -16,6 +16,7 @@ struct device_features {
   bool int8 = false;               // shaderInt8
   bool timeline_semaphore = false;
   bool host_query_reset = false;
+  bool sampler_ycbcr = false;  // samplerYcbcrConversion: multi-planar (NV12/P010) images, for GPU-resident input
 };
 
 namespace detail {
@@ -31,6 +32,7 @@ namespace detail {
   d.int8 = f12.shaderInt8;
   d.timeline_semaphore = f12.timelineSemaphore;
   d.host_query_reset = f12.hostQueryReset;
+  d.sampler_ycbcr = f11.samplerYcbcrConversion;
   return d;
 }
 
@@ -62,6 +64,7 @@ inline void enable_supported(const dispatch& fn, VkPhysicalDevice physical, feat
   en.v12.shaderInt8 = sup.v12.shaderInt8;
   en.v12.timelineSemaphore = sup.v12.timelineSemaphore;
   en.v12.hostQueryReset = sup.v12.hostQueryReset;
+  en.v11.samplerYcbcrConversion = sup.v11.samplerYcbcrConversion;
 }
 
 // What a borrowed device has: `enabled` = the chain the caller gave vkCreateDevice (the structures vqm

@@ -11,6 +11,7 @@
 
 #include "vqm/error.hpp"
 #include "vqm/picture.hpp"
+#include "vqm/vulkan/gpu_picture.hpp"
 
 namespace vqm {
 class Vulkan;
@@ -48,6 +49,7 @@ class frame {
 
   frame() = default;
 
+  // The pictures' geometry (a GPU-resident picture's views have no host data: engines read only sizes).
   [[nodiscard]] const picture_view& ref() const noexcept { return ref_; }
   [[nodiscard]] const picture_view& dis() const noexcept { return dis_; }
   // The device the frame will run on (engines check its features when they record).
@@ -65,6 +67,8 @@ class frame {
  private:
   friend class ::vqm::Vulkan;
   picture_view ref_{}, dis_{};
+  std::array<gpu_picture, 2> gpu_{};  // [0] ref, [1] dis: the source of picture i when gpu_mask_ bit i is set
+  unsigned gpu_mask_ = 0;
   const context* ctx_ = nullptr;
   std::array<job, max_jobs> jobs_{};
   std::size_t count_ = 0;

@@ -39,6 +39,7 @@ namespace vqm::vulkan {
   X(vkGetPhysicalDeviceFeatures2)               \
   X(vkGetPhysicalDeviceQueueFamilyProperties)   \
   X(vkGetPhysicalDeviceMemoryProperties)        \
+  X(vkGetPhysicalDeviceFormatProperties)        \
   X(vkEnumerateDeviceExtensionProperties)       \
   X(vkCreateDevice)                             \
   X(vkGetDeviceProcAddr)                        \
@@ -93,6 +94,12 @@ namespace vqm::vulkan {
   X(vkCmdDispatch)                     \
   X(vkCmdDispatchIndirect)             \
   X(vkCmdCopyBuffer)                   \
+  X(vkCmdCopyImageToBuffer)            \
+  X(vkCmdCopyBufferToImage)            \
+  X(vkCreateImage)                     \
+  X(vkDestroyImage)                    \
+  X(vkGetImageMemoryRequirements)      \
+  X(vkBindImageMemory)                 \
   X(vkCmdFillBuffer)                   \
   X(vkCmdUpdateBuffer)                 \
   X(vkCmdPipelineBarrier)              \

@@ -20,6 +20,7 @@
 #include "vqm/vulkan/context.hpp"
 #include "vqm/vulkan/detail/copy_pool.hpp"
 #include "vqm/vulkan/detail/frame_plan.hpp"
+#include "vqm/vulkan/detail/gpu_copy.hpp"
 #include "vqm/vulkan/detail/layout.hpp"
 #include "vqm/vulkan/detail/unpack.hpp"
 #include "vqm/vulkan/program.hpp"
@@ -33,6 +34,7 @@ struct frame_slot {
   bool busy = false, external = false;
   bool direct = true;  // this frame's planes were written into `input` (or unified staging) by the host
   int planes = 0;      // planes of the pair uploaded for this frame
+  unsigned host_pics = 3;  // bit i: picture i came from host memory (else from the GPU: detail/gpu_copy.hpp)
   std::uint64_t ticket = 0;
   frame_plan frame;  // the jobs and programs of the frame in this slot
 };
@@ -106,16 +108,20 @@ class slot_ring {
   // copy would add ~130 µs per frame at 1080p and does not overlap the previous frame's shaders on
   // NVIDIA); otherwise into host memory + a device copy (record_copy), since host writes over PCIe are
   // slower (H200 host: 29 against 43 GB/s) and bound the cheap metrics.
-  void upload(std::size_t s, const picture_view& ref, const picture_view& dis, int planes, bool gpu_bound) {
+  // Pictures not in `host_pics` (bit i: picture i) are GPU-resident: the frame copies them on the device.
+  void upload(std::size_t s, const picture_view& ref, const picture_view& dis, int planes, bool gpu_bound,
+              unsigned host_pics = 3) {
     auto& sl = slots_[s];
     const auto& l = *layout_;
     sl.planes = std::min(planes, l.planes);
-    sl.direct = !sl.input || (sl.input.host_visible() && (gpu_bound || rebar_always_));
+    sl.host_pics = host_pics;
+    sl.direct = host_pics == 0 || !sl.input || (sl.input.host_visible() && (gpu_bound || rebar_always_));
     if (!sl.direct && !sl.staging) sl.staging = buffer(ctx_, l.bytes, memory_kind::upload);
     const buffer& dst_buf = sl.direct && sl.input ? sl.input : sl.staging;
     std::byte* base = dst_buf.data();
     pieces_.clear();
     for (int pic = 0; pic < 2; ++pic) {
+      if (!(host_pics & (1u << pic))) continue;
       const picture_view& v = pic == 0 ? ref : dis;
       for (int p = 0; p < sl.planes; ++p) {
         if (p == 2 && l.semi_planar(pic)) break;  // its chroma is one interleaved plane, copied as plane 1
@@ -139,7 +145,7 @@ class slot_ring {
     std::array<VkBufferCopy, 6> regions{};
     std::uint32_t n = 0;
     for (int pic = 0; pic < 2; ++pic)
-      for (int p = 0; p < sl.planes; ++p) {
+      for (int p = 0; p < sl.planes && (sl.host_pics & (1u << pic)); ++p) {
         if (p == 2 && l.semi_planar(pic)) break;
         if (p == 1 && l.semi_planar(pic)) {
           regions[n++] = {l.packed[pic], l.packed[pic], std::uint64_t{l.packed_stride} * l.height[1]};
@@ -148,6 +154,11 @@ class slot_ring {
         }
       }
     if (n) ctx_.fn().vkCmdCopyBuffer(cb, sl.staging, sl.input, n, regions.data());
+  }
+
+  // The caller's GPU-resident pictures (null: uploaded from the host) -> slot s's input.
+  void record_gpu_copy(std::size_t s, VkCommandBuffer cb, const std::array<const gpu_picture*, 2>& pics) {
+    gpu_copier_.record(cb, *layout_, pics, slots_[s].planes, buffers_.input[s]);
   }
 
   // Semi-planar / MSB-aligned pictures to planar planes on the GPU, after the upload barrier; false when
@@ -169,6 +180,7 @@ class slot_ring {
   copy_pool copier_;
   std::vector<copy_pool::piece> pieces_;
   std::unique_ptr<unpack_stage> unpack_;  // when a picture of this format is not planar
+  gpu_copier gpu_copier_{ctx_};
 
   // `height` rows of `row` bytes of src to dst (rows `stride` bytes apart): one piece when both are packed.
   void add_rows(std::byte* dst, std::size_t stride, const plane_view& src, std::size_t row, std::uint32_t height) {
