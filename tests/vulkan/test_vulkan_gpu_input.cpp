@@ -305,6 +305,37 @@ TEST(gpu_input_vulkan, runs_without_validation_errors) {
   }();
 }
 
+// record()/collect(): the copies go into the caller's command buffer; semaphores are refused there.
+TEST(gpu_input_vulkan, records_into_the_callers_command_buffer) {
+  VQM_REQUIRE_VULKAN(ctx);
+  Vulkan gpu(ctx);
+  const picture_format f = make_format(*find_pixel_format("p010"), 67, 45);
+  const streams s = make_streams(*ctx, f, 1, storage::buffers, VK_IMAGE_LAYOUT_GENERAL, 2);
+  const Psnr<Vulkan> psnr(f);
+  const Ssim<Vulkan> ssim(f);
+  auto fr = gpu.begin_frame(s.gref[0].pic, s.gdis[0].pic);
+  sse_partials sp;
+  ssim_partials ss;
+  psnr.enqueue(gpu, fr, sp);
+  ssim.enqueue(gpu, fr, ss);
+  vulkan::one_shot cmd(*ctx);  // the caller's command buffer and fence
+  gpu.record(fr, cmd);
+  cmd.submit_and_wait();
+  gpu.collect(fr);
+  std::vector<double> got(4), got_ssim(4);
+  psnr.scores(sp, got.data());
+  ssim.scores(ss, got_ssim.data());
+  EXPECT_EQ(std::vector<double>(got.begin(), got.begin() + 3), compute(gpu, psnr, s.ref[0], s.dis[0]));
+  EXPECT_EQ(got_ssim[0], compute(gpu, ssim, s.ref[0], s.dis[0])[0]);
+  const auto sem = make_semaphore(*ctx, false);
+  auto dis = s.gdis[0].pic;
+  dis.signal = {sem, 0};
+  auto refused = gpu.begin_frame(s.gref[0].pic, dis);
+  psnr.enqueue(gpu, refused, sp);
+  vulkan::one_shot cmd2(*ctx);
+  EXPECT_THROW(gpu.record(refused, cmd2), error);
+}
+
 TEST(gpu_input_vulkan, the_device_and_the_planes_are_checked) {
   VQM_REQUIRE_VULKAN(ctx);
   Vulkan gpu(ctx);
