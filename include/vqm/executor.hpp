@@ -26,6 +26,10 @@ class executor {
   // Runs `task` once, on some thread, some time (inline is allowed). vqm's tasks never throw and never
   // wait for other tasks of the same executor.
   virtual void post(std::function<void()> task) = 0;
+  // Runs `task` `copies` times (parallel_for's helpers): a pool may wake its threads at once.
+  virtual void post_copies(const std::function<void()>& task, unsigned copies) {
+    for (unsigned i = 0; i < copies; ++i) post(task);
+  }
   // How many posted tasks may run at once: vqm splits its work into about this many pieces.
   [[nodiscard]] virtual unsigned concurrency() const noexcept = 0;
 };
@@ -107,13 +111,11 @@ void parallel_for(executor* ex, std::size_t n, unsigned width, F&& fn) {
   loop->n = n;
   loop->fn = const_cast<void*>(static_cast<const void*>(std::addressof(fn)));
   loop->call = [](void* f, std::size_t i) { (*static_cast<fn_t*>(f))(i); };
-  const std::size_t helpers = std::min<std::size_t>(width, n) - 1;
-  for (std::size_t h = 0; h < helpers; ++h) {
-    try {
-      ex->post([loop] { loop->work(); });
-    } catch (...) {
-      break;  // an executor that cannot take more: the caller does the rest
-    }
+  const auto helpers = static_cast<unsigned>(std::min<std::size_t>(width, n) - 1);
+  try {
+    ex->post_copies([loop] { loop->work(); }, helpers);
+  } catch (...) {
+    // An executor that cannot take more: the caller does the rest.
   }
   loop->work();
   loop->wait();

@@ -60,6 +60,19 @@ class thread_pool final : public executor {
     }
     wake_.notify_one();
   }
+  // One lock and one wake-up call for all copies.
+  void post_copies(const std::function<void()>& task, unsigned copies) override {
+    if (workers_.empty() || copies == 0) return executor::post_copies(task, copies);
+    {
+      std::lock_guard lock(mutex_);
+      for (unsigned i = 0; i < copies; ++i) tasks_.push_back(task);
+    }
+    if (copies == 1) {
+      wake_.notify_one();
+    } else {
+      wake_.notify_all();
+    }
+  }
   // The worker threads (0 when none could be started).
   [[nodiscard]] unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
   [[nodiscard]] unsigned concurrency() const noexcept override { return size() ? size() : 1; }

@@ -63,6 +63,20 @@ TEST(ThreadPool, QueuedTasksRunWhenDestroyedWhileBusy) {
   EXPECT_EQ(count.load(), 100);
 }
 
+TEST(ThreadPool, PostCopiesRunsTheTaskThatManyTimes) {
+  std::atomic<int> count{0};
+  {
+    vqm::thread_pool pool(2);
+    pool.post_copies([&] { ++count; }, 7);
+    pool.post_copies([&] { ++count; }, 0);
+    pool.post_copies([&] { ++count; }, 1);
+  }
+  EXPECT_EQ(count.load(), 8);
+  vqm::thread_pool none(0);
+  none.post_copies([&] { ++count; }, 3);  // inline
+  EXPECT_EQ(count.load(), 11);
+}
+
 TEST(ThreadPool, WithoutWorkersTasksRunInline) {
   vqm::thread_pool pool(0);
   EXPECT_EQ(pool.size(), 0u);
