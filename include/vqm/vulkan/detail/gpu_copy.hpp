@@ -53,8 +53,10 @@ class gpu_copier {
         copy_plane(cb, g->planes[p], input, dst, stride, l.width[p], l.height[p], texel);
       }
     }
+    // Destination TRANSFER: a later frame's barrier on the same image (source TRANSFER at least) then
+    // chains after this transition back.
     if (!after_.empty())
-      fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
+      fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
                               nullptr, static_cast<std::uint32_t>(after_.size()), after_.data());
   }
 
