@@ -41,6 +41,11 @@ struct decode_options {
   bool conceal_errors = false;  // accept frames the decoder concealed damage in (default: an error)
 };
 
+// What open_frame_source()'s errors say about a headerless input that may be raw samples: the library's
+// fix. A front end that has its own way to give the format (the vqm CLI: -w, -h, -p and -b) finds this
+// phrase in the message and adds its own words.
+inline constexpr std::string_view raw_format_needed = "raw .yuv input needs its picture format (open_frame_source's `raw`)";
+
 // True when the file starts with the Y4M signature (the extension is not trusted). Opens the file:
 // not for pipes (open_frame_source sniffs them without reading twice).
 [[nodiscard]] inline bool looks_like_y4m(const std::string& path) {
@@ -126,7 +131,7 @@ struct decode_options {
   };
   if (named(".y4m")) throw error(errc::bad_input, path + ": not a Y4M file (missing 'YUV4MPEG2' signature)");
   if (named(".yuv") || named(".raw"))  // FFmpeg would guess its own geometry for these
-    throw error(errc::bad_input, path + ": no Y4M header; for raw .yuv input give -w, -h, -p and -b");
+    throw error(errc::bad_input, path + ": no Y4M header; " + std::string(raw_format_needed));
 #if defined(VQM_WITH_FFMPEG)
   const bool regular = opened.regular;
   try {
@@ -134,11 +139,15 @@ struct decode_options {
   } catch (const error& e) {
     // Neither Y4M nor anything FFmpeg knows: perhaps raw samples under another name.
     if (!regular || std::string_view(e.what()).find("FFmpeg cannot open it") == std::string_view::npos) throw;
-    throw error(e.code(), std::string(e.what()) + "; for raw .yuv input give -w, -h, -p and -b");
+    std::string m = e.what();
+    m += "; ";
+    m += raw_format_needed;
+    throw error(e.code(), m);
   }
 #else
-  throw error(errc::bad_input, path + ": no Y4M header; for raw .yuv input give -w, -h, -p and -b (containers and "
-                                      "encoded video such as MP4, MKV or WebM need vqm built with FFmpeg, -DVQM_FFMPEG=ON)");
+  throw error(errc::bad_input, path + ": no Y4M header; " + std::string(raw_format_needed) +
+                                   "; containers and encoded video such as MP4, MKV or WebM need vqm built with FFmpeg "
+                                   "(-DVQM_FFMPEG=ON)");
 #endif
 }
 

@@ -79,7 +79,8 @@ class y4m_reader final : public frame_source {
     }
     header_bytes_ = header.size() + 1;
     if (!header.starts_with("YUV4MPEG2 ") && header != "YUV4MPEG2")
-      throw error(errc::bad_input, path + ": not a Y4M file (missing 'YUV4MPEG2' signature; for raw .yuv give -w -h -p -b)");
+      throw error(errc::bad_input, path + ": not a Y4M file (missing 'YUV4MPEG2' signature; raw .yuv input is read by "
+                                          "io::yuv_reader, given its picture format)");
     std::string_view rest(header);
     rest.remove_prefix(9);
     std::string colorspace = "420jpeg";  // the Y4M default
