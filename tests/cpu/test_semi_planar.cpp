@@ -115,7 +115,7 @@ TEST(semi_planar_cpu, out_of_range_samples_are_found_in_the_interleaved_plane) {
   EXPECT_EQ(bad->y, 1u);
   EXPECT_EQ(bad->value, 1024u);
   picture q(make_format(*find_pixel_format("p010"), 4, 2));  // every 16-bit word fits once shifted
-  put(q, 1, 3, 1, 0xFFFF);
+  put(q, 1, 3, 0, 0xFFFF);  // 4:2:0, 2 rows: one chroma row
   EXPECT_FALSE(find_sample_out_of_range(q.view()).has_value());
 }
 
