@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -39,16 +41,20 @@ inline const char* const version_string = "vqm " VQM_VERSION_STRING;
   for (std::size_t i = 0; i < r.frames.size(); ++i) {
     const auto& f = r.frames[i];
     put("{}    {{\n      \"frameNum\": {},\n      \"metrics\": {{\n", i > 0 ? ",\n" : "\n", f.index);
+    // libvmaf writes a non-finite frame value without the newline after it (output.c): the next value,
+    // or the closing brace, follows on the same line. Kept for byte-identical files.
     for (std::size_t k = 0; k < r.names.size(); ++k)
-      put("        \"{}\": {}{}\n", r.names[k], json_number(nf, f.values[k]), k + 1 < r.names.size() ? "," : "");
+      put("        \"{}\": {}{}{}", r.names[k], json_number(nf, f.values[k]), k + 1 < r.names.size() ? "," : "",
+          std::isfinite(f.values[k]) ? "\n" : "");
     put("      }}\n    }}");
   }
   put("\n  ],\n  \"pooled_metrics\": {{");
   for (std::size_t k = 0; k < r.names.size(); ++k) {
-    const auto p = r.pooled(k);
-    put("{}    \"{}\": {{\n", k > 0 ? ",\n" : "\n", r.names[k]);
-    put("      \"min\": {},\n      \"max\": {},\n      \"mean\": {},\n      \"harmonic_mean\": {}\n    }}",
-        json_number(nf, p.min), json_number(nf, p.max), json_number(nf, p.mean), json_number(nf, p.harmonic_mean));
+    put("{}    \"{}\": {{", k > 0 ? ",\n" : "\n", r.names[k]);
+    const auto stats = r.pooled_values(k);
+    for (std::size_t i = 0; i < stats.size(); ++i)
+      put("{}      \"{}\": {}", i > 0 ? ",\n" : "\n", stats[i].first, json_number(nf, stats[i].second));
+    put("\n    }}");
   }
   put("\n  }},\n  \"aggregate_metrics\": {{");
   for (std::size_t i = 0; i < r.aggregate.size(); ++i)
@@ -72,9 +78,9 @@ inline const char* const version_string = "vqm " VQM_VERSION_STRING;
   }
   put("  </frames>\n  <pooled_metrics>\n");
   for (std::size_t k = 0; k < r.names.size(); ++k) {
-    const auto p = r.pooled(k);
-    put("    <metric name=\"{}\" min=\"{}\" max=\"{}\" mean=\"{}\" harmonic_mean=\"{}\" />\n", r.names[k],
-        nf.literal(p.min), nf.literal(p.max), nf.literal(p.mean), nf.literal(p.harmonic_mean));
+    put("    <metric name=\"{}\" ", r.names[k]);
+    for (const auto& [stat, v] : r.pooled_values(k)) put("{}=\"{}\" ", stat, nf.literal(v));
+    put("/>\n");
   }
   put("  </pooled_metrics>\n  <aggregate_metrics ");
   for (const auto& [name, v] : r.aggregate) put("{}=\"{}\" ", name, nf.literal(v));
@@ -92,6 +98,17 @@ inline const char* const version_string = "vqm " VQM_VERSION_STRING;
     put("{},", f.index);
     for (double v : f.values) put("{},", nf.literal(v));
     put("\n");
+  }
+  // libvmaf's CSV has no pooled values; with --pool, one row per statistic follows the frames, named in
+  // the Frame column ("mean,35.2,...,").
+  if (r.custom_pool()) {
+    std::vector<std::vector<std::pair<std::string, double>>> cols;
+    for (std::size_t k = 0; k < r.names.size(); ++k) cols.push_back(r.pooled_values(k));
+    for (std::size_t i = 0; i < r.statistics.size(); ++i) {
+      put("{},", r.statistics[i].name);
+      for (const auto& c : cols) put("{},", nf.literal(c[i].second));
+      put("\n");
+    }
   }
   return fmt::to_string(out);
 }
