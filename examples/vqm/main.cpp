@@ -12,9 +12,11 @@
 
 #include "atomic_file.hpp"
 #include "checks.hpp"
+#include "libvmaf_flags.hpp"
 #include "number_format.hpp"
 #include "raw_input.hpp"
 #include "run.hpp"
+#include "scale_options.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/io/open.hpp"
 #include "vqm/vmaf/builtin_models.hpp"
@@ -33,10 +35,12 @@ using namespace vqm;
 struct options {
   std::string reference, distorted, output;
   cli::raw_options raw;
+  cli::scale_options scale;
   std::vector<std::string> features, models;
   bool json = false, csv = false, xml = false, quiet = false, list_gpu = false, no_prediction = false;
   unsigned threads = 1;
-  std::size_t frame_cnt = 0, subsample = 1;
+  std::size_t frame_cnt = 0, subsample = 1, frame_skip_ref = 0, frame_skip_dist = 0;
+  std::string pool;  // --pool: empty for libvmaf's four statistics
   std::string backend = "cpu", precision = "legacy", compat_mode = "none";
   int gpu_id = -1;
 };
@@ -56,8 +60,29 @@ void print_summary(const cli::report& r, const cli::number_format& nf, std::stri
              backend);
   std::size_t width = 26;  // the names in one column, however long (VMAF_integer_feature_motion_sad_score)
   for (const auto& n : r.names) width = std::max(width, n.size());
-  for (std::size_t k = 0; k < r.names.size(); ++k)
-    fmt::print("  {:<{}} {}\n", r.names[k], width, nf.literal(r.pooled(k).mean));
+  if (!r.custom_pool()) {  // the pooled mean of each output
+    for (std::size_t k = 0; k < r.names.size(); ++k)
+      fmt::print("  {:<{}} {}\n", r.names[k], width, nf.literal(r.pooled(k).mean));
+  } else {  // --pool: a column per statistic, under its name
+    std::vector<std::vector<std::string>> cells;
+    std::vector<std::size_t> col(r.statistics.size());
+    for (std::size_t i = 0; i < col.size(); ++i) col[i] = r.statistics[i].name.size();
+    for (std::size_t k = 0; k < r.names.size(); ++k) {
+      auto& row = cells.emplace_back();
+      for (const auto& [stat, v] : r.pooled_values(k)) {
+        row.push_back(nf.literal(v));
+        col[row.size() - 1] = std::max(col[row.size() - 1], row.back().size());
+      }
+    }
+    std::string line = fmt::format("  {:<{}}", "", width);
+    for (std::size_t i = 0; i < col.size(); ++i) line += fmt::format(" {:>{}}", r.statistics[i].name, col[i]);
+    fmt::print("{}\n", line);
+    for (std::size_t k = 0; k < r.names.size(); ++k) {
+      line = fmt::format("  {:<{}}", r.names[k], width);
+      for (std::size_t i = 0; i < col.size(); ++i) line += fmt::format(" {:>{}}", cells[k][i], col[i]);
+      fmt::print("{}\n", line);
+    }
+  }
   for (const auto& [name, v] : r.aggregate) fmt::print("  {:<{}} {}\n", name, width, nf.literal(v));
 }
 
@@ -92,6 +117,16 @@ int run_main(const options& o, CLI::App& app) {
     for (const auto& m : o.models) cfg.models.push_back(vmaf::load_model(m));
   cfg.mode = o.compat_mode == "libvmaf" ? compat::libvmaf : compat::none;
   cfg.frame_cnt = o.frame_cnt;
+  cfg.frame_skip_ref = o.frame_skip_ref;
+  cfg.frame_skip_dist = o.frame_skip_dist;
+  std::vector<io::pool_statistic> statistics;
+  if (!o.pool.empty()) {
+    try {
+      statistics = io::parse_pool_statistics(o.pool);
+    } catch (const error& e) {
+      throw error(e.code(), "--pool " + o.pool + ": " + e.what());
+    }
+  }
   cfg.subsample = o.subsample ? o.subsample : 1;
   cfg.quiet = o.quiet;
   const auto nf = cli::number_format::parse(o.precision);
@@ -108,13 +143,31 @@ int run_main(const options& o, CLI::App& app) {
 #if defined(VQM_WITH_FFMPEG)
   io::capture_ffmpeg_log();  // FFmpeg's own messages complete vqm's one-line errors instead of printing
 #endif
-  auto ref = io::open_frame_source(o.reference, raw);
-  auto dis = io::open_frame_source(o.distorted, raw);
+  // The library says an input needs its picture format; here that means the raw flags.
+  auto open = [&](const std::string& path) {
+    try {
+      return io::open_frame_source(path, raw);
+    } catch (const error& e) {
+      std::string m = e.what();
+      if (m.find(io::raw_format_needed) != std::string::npos)
+        m += " (give -w, -h, -p and -b)";
+      else if (m.find("width, height, pixel format and bit depth given for it") != std::string::npos)
+        m += " (-w, -h, -p, -b)";
+      else
+        throw;
+      throw error(e.code(), m);
+    }
+  };
+  auto ref = open(o.reference);
+  auto dis = open(o.distorted);
+  cli::apply_scaling(o.scale, ref, dis);
 
-  // Backend choice: auto prefers Vulkan and falls back to the CPU, saying why on stderr.
   auto note = [&](const std::string& s) {
     if (!o.quiet) fmt::print(stderr, "vqm: note: {}\n", s);
   };
+  if (const auto shifted = cli::common_bit_depth(ref, dis); !shifted.empty()) note(shifted);
+
+  // Backend choice: auto prefers Vulkan and falls back to the CPU, saying why on stderr.
   std::optional<cli::report> rep;
   std::string used = "cpu";
 #if VQM_HAVE_VULKAN
@@ -169,6 +222,7 @@ int run_main(const options& o, CLI::App& app) {
     rep = cli::run(cpu, cli::frames_in_flight(threads, ref->format()), cfg, *ref, *dis);
   }
 
+  rep->statistics = std::move(statistics);
   if (o.output.empty()) {
     print_summary(*rep, nf, used);
   } else {
@@ -192,6 +246,7 @@ int main(int argc, char** argv) {
   app.add_option("-r,--reference", o.reference, "Reference" + inputs);
   app.add_option("-d,--distorted", o.distorted, "Distorted" + inputs);
   cli::add_raw_options(app, o.raw);
+  cli::add_scale_options(app, o.scale);
   app.add_option("-m,--model", o.models,
                  "VMAF model: version=NAME (built in: " + builtin_model_list() +
                      ") or path=FILE.json, with :name=N, :enable_transform, :disable_clip, :EXTRACTOR.OPTION=VALUE "
@@ -212,6 +267,14 @@ int main(int argc, char** argv) {
   app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)")->check(cli::non_negative);
   app.add_option("--subsample", o.subsample, "Measure and report only frames with index % N == 0")
       ->check(cli::non_negative);
+  app.add_option("--frame_skip_ref,--skip_ref_frame", o.frame_skip_ref,
+                 "Skip the first N frames of the reference before pairing frames")
+      ->check(cli::non_negative);
+  app.add_option("--frame_skip_dist", o.frame_skip_dist, "Skip the first N frames of the distorted video before pairing frames")
+      ->check(cli::non_negative);
+  app.add_option("--pool", o.pool,
+                 "Pooled statistics to write, in order: min, max, mean, harmonic_mean (libvmaf's, the default), "
+                 "stddev, pN (percentile N, e.g. p1,p5,p50)");
   app.add_flag("-q,--quiet", o.quiet, "No progress line or notes on stderr (the summary without -o still prints)");
   app.add_flag("-n,--no_prediction", o.no_prediction, "No VMAF model: compute the --feature metrics only");
   app.add_option("--backend", o.backend, "cpu (default), vulkan or auto")
@@ -222,8 +285,17 @@ int main(int argc, char** argv) {
   app.add_option("--compat", o.compat_mode, "none (default) or libvmaf (reproduce libvmaf's quirks bit-exactly)")
       ->check(CLI::IsMember({"none", "libvmaf"}));
 
+  app.footer("libvmaf's flags that vqm does not implement (--sub, --cpumask, --gpumask, --aom_ctc, --nflx_ctc, "
+             "--color_*) are refused with what to use instead (docs/cli.md).");
   try {
-    app.parse(argc, argv);
+    // libvmaf's getopt_long command line: unique prefixes spelled out, unsupported flags refused.
+    auto args = cli::libvmaf_arguments(argc, argv, app);
+    std::vector<char*> ptrs;
+    for (auto& a : args) ptrs.push_back(a.data());
+    app.parse(static_cast<int>(ptrs.size()), ptrs.data());
+  } catch (const cli::usage_error& e) {
+    fmt::print(stderr, "vqm: error: {}\n", e.what());
+    return 2;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

@@ -2,7 +2,9 @@
 // keep `depth` frames in flight in a scorer, collect results in frame order.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +12,9 @@
 #include <fmt/format.h>
 
 #include "progress.hpp"
+#include "read_ahead.hpp"
 #include "report.hpp"
+#include "vqm/io/bit_depth.hpp"
 #include "vqm/io/frame_source.hpp"
 #include "vqm/session.hpp"
 #include "vqm/vqm.hpp"
@@ -22,6 +26,9 @@ struct run_config {
   std::vector<feature_request> features;  // --feature, after the models' own features
   compat mode = compat::none;
   std::size_t frame_cnt = 0;  // 0: all frames
+  // libvmaf's --frame_skip_ref / --frame_skip_dist: frames passed over at the start of each input before
+  // the pairs are formed (never measured, not even by temporal features); frameNum counts from 0 after.
+  std::size_t frame_skip_ref = 0, frame_skip_dist = 0;
   std::size_t subsample = 1;
   bool quiet = false;
   bool show_progress = true;
@@ -36,13 +43,52 @@ struct run_config {
   }
 }
 
-// Throws errc::mismatch unless both inputs have the same geometry.
+// Throws errc::mismatch unless both inputs have the same geometry (after common_bit_depth).
 inline void check_same_format(const io::frame_source& ref, const io::frame_source& dis) {
-  if (!(ref.format() == dis.format()))
+  // A planar file against the same samples stored semi-planar (an NV12 decode) is a valid pair.
+  if (!(planar_equivalent(ref.format()) == planar_equivalent(dis.format())))
     throw error(errc::mismatch, "reference " + ref.path() + " is " + describe(ref.format()) + " but distorted " +
                                     dis.path() + " is " + describe(dis.format()) +
-                                    " (both must have the same size, chroma format and bit depth)");
+                                    " (both must have the same size and chroma format; --scale MODE scales the distorted to the "
+                                    "reference's size)");
 }
+
+// Inputs that differ only in bit depth (AOM CTC: an 8-bit reference, a 10-bit encode) are scored at the
+// higher depth, the lower one's samples shifted left, as libvmaf does (SPEC-metrics 1.1). Returns the
+// note that says so, or an empty string when the depths agree (or the inputs differ otherwise, which
+// check_same_format reports).
+[[nodiscard]] inline std::string common_bit_depth(std::unique_ptr<io::frame_source>& ref,
+                                                  std::unique_ptr<io::frame_source>& dis) {
+  auto a = ref->format(), b = dis->format();
+  if (a.bit_depth == b.bit_depth) return {};
+  const auto high = std::max(a.bit_depth, b.bit_depth);
+  a.bit_depth = b.bit_depth = high;
+  if (!(a == b)) return {};
+  const bool ref_low = ref->format().bit_depth < high;
+  auto& low = ref_low ? ref : dis;
+  const auto from = low->format().bit_depth;
+  std::string note = fmt::format("reference {} is {}-bit and distorted {} is {}-bit: scoring both at {} bits, the {}'s "
+                                 "samples shifted left by {} (as libvmaf does)",
+                                 ref->path(), ref->format().bit_depth, dis->path(), dis->format().bit_depth, high,
+                                 ref_low ? "reference" : "distorted", high - from);
+  low = std::make_unique<io::bit_depth_source>(std::move(low), high);
+  return note;
+}
+
+namespace detail {
+// "4 frames", or "4 frames after --frame_skip_ref 2" when frames were skipped.
+[[nodiscard]] inline std::string frames_left(std::size_t n, std::size_t skipped, const char* flag) {
+  return skipped ? fmt::format("{} frames after {} {}", n, flag, skipped) : fmt::format("{} frames", n);
+}
+
+// Passes over the first `n` frames of `s`; an input with fewer is an error naming both numbers.
+inline void skip_frames(io::frame_source& s, std::size_t n, const char* role, const char* flag) {
+  for (std::size_t k = 0; k < n; ++k)
+    if (!s.skip())
+      throw error(errc::bad_input, fmt::format("{} {} has only {} frames, fewer than {} {} skips (skip fewer frames)",
+                                               role, s.path(), s.frames_read(), flag, n));
+}
+}  // namespace detail
 
 template <Backend B>
 [[nodiscard]] report run(B& backend, std::size_t depth, const run_config& cfg, io::frame_source& ref,
@@ -66,37 +112,40 @@ template <Backend B>
   rep.width = f.width;
   rep.height = f.height;
 
+  const std::size_t skip_ref = cfg.frame_skip_ref, skip_dis = cfg.frame_skip_dist;
   std::optional<std::size_t> total;
-  for (const auto* s : {&ref, &dis})
-    if (auto h = s->frame_count_hint()) total = total ? std::min(*total, *h) : *h;
+  for (const auto& [s, skip] : {std::pair{&ref, skip_ref}, std::pair{&dis, skip_dis}})
+    if (auto h = s->frame_count_hint()) {
+      const std::size_t left = *h > skip ? *h - skip : 0;
+      total = total ? std::min(*total, left) : left;
+    }
   if (cfg.frame_cnt && total) total = std::min(*total, cfg.frame_cnt);
   progress prog(cfg.show_progress && !cfg.quiet, total);
 
-  // Frames in flight read from these pictures; depth + 1 lets the next frame be read meanwhile.
-  std::vector<picture> ring_ref(depth + 1), ring_dis(depth + 1);
+  detail::skip_frames(ref, skip_ref, "reference", "--frame_skip_ref");
+  detail::skip_frames(dis, skip_dis, "distorted", "--frame_skip_dist");
+  // Both inputs read on threads of their own, ahead of the session, into pictures `input` owns: frames
+  // in flight read from them, so it outlives the drain below (declared outside the try).
+  read_ahead input(ref, dis, depth, read_ahead::default_ahead, cfg.frame_cnt);
   try {
-    for (std::size_t i = 0; cfg.frame_cnt == 0 || i < cfg.frame_cnt; ++i) {
-      auto& pr = ring_ref[i % (depth + 1)];
-      auto& pd = ring_dis[i % (depth + 1)];
-      const bool have_ref = ref.read(pr);
-      const bool have_dis = dis.read(pd);
-      if (have_ref != have_dis) {
-        auto& longer = have_ref ? ref : dis;
-        while (longer.skip()) {
-        }
-        // --frame_cnt 0 means all frames: suggest it only for a count that limits something.
-        const auto hint = i > 0 ? fmt::format("; --frame_cnt {} compares the first {}", i, i) : std::string();
-        throw error(errc::mismatch, fmt::format("reference {} has {} frames but distorted {} has {} (frame counts must "
-                                                "match{})",
-                                                ref.path(), ref.frames_read(), dis.path(), dis.frames_read(), hint));
-      }
-      if (!have_ref) break;
-      sc->push(pr, pd);
-      prog.update(i + 1);
+    std::size_t i = 0;
+    for (const picture *pr = nullptr, *pd = nullptr; input.next(pr, pd);) {
+      sc->push(*pr, *pd);
+      prog.update(++i);
+    }
+    if (input.ended_first() != read_ahead::input::none) {
+      // next() drained the longer input: both frames_read() count whole files.
+      // --frame_cnt 0 means all frames: suggest it only for a count that limits something.
+      const auto hint = i > 0 ? fmt::format("; --frame_cnt {} compares the first {}", i, i) : std::string();
+      throw error(errc::mismatch,
+                  fmt::format("reference {} has {} but distorted {} has {} (frame counts must match{})", ref.path(),
+                              detail::frames_left(ref.frames_read() - skip_ref, skip_ref, "--frame_skip_ref"),
+                              dis.path(),
+                              detail::frames_left(dis.frames_read() - skip_dis, skip_dis, "--frame_skip_dist"), hint));
     }
     sc->drain();
   } catch (...) {
-    // Frames still in flight read from the ring: let them finish before the ring goes away.
+    // Frames still in flight read from the input's ring: let them finish before it goes away.
     try {
       sc->drain();
     } catch (...) {
@@ -104,8 +153,12 @@ template <Backend B>
     throw;
   }
   prog.finish();
-  rep.frames_read = ref.frames_read();
-  if (rep.frames_read == 0) throw error(errc::bad_input, ref.path() + ": no frames to compare (the file has none)");
+  rep.frames_read = ref.frames_read() - skip_ref;
+  if (rep.frames_read == 0)
+    throw error(errc::bad_input, skip_ref || skip_dis
+                                     ? fmt::format("{}: no frames to compare after skipping {} (the file has {})",
+                                                   ref.path(), skip_ref, ref.frames_read())
+                                     : ref.path() + ": no frames to compare (the file has none)");
   auto table = sc->finish();
   rep.names = std::move(table.names);
   for (std::size_t r = 0; r < table.rows.size(); ++r) rep.frames.push_back({table.frames[r], true, std::move(table.rows[r])});

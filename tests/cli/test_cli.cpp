@@ -453,7 +453,7 @@ TEST_F(cli, zero_or_absurd_dimensions) {
 TEST_F(cli, raw_size_not_a_multiple_of_the_frame_size) {
   spit(path("r.yuv"), std::string(2 * (16 * 16 * 3 / 2) + 7, '\x10'));
   expect_clean_failure({"-r", path("r.yuv"), "-d", path("r.yuv"), "-w", "16", "-h", "16", "-p", "420", "-b", "8"},
-                       {path("r.yuv"), "2 frames and 7 bytes left over", "-w/-h/-p/-b"});
+                       {path("r.yuv"), "2 frames and 7 bytes left over", "(-w, -h, -p, -b)"});
   expect_clean_failure({"-r", path("r.yuv"), "-d", path("r.yuv")}, {path("r.yuv"), "give -w, -h, -p and -b"});
 }
 

@@ -284,7 +284,7 @@ TEST_F(harm, samples_above_the_bit_depth_are_an_error_on_every_backend) {
   for (std::size_t p = y4m.find('\n') + 1; p < y4m.size(); p += 6 + 576 * 324 * 3) raw += y4m.substr(p + 6, 576 * 324 * 3);
   spit(path("over.yuv"), raw);
   expect_error(vqm(J({"-r", path("over.yuv"), "-d", path("over.yuv"), "-w", "576", "-h", "324", "-p", "420", "-b", "10"})),
-               {path("over.yuv") + ": frame 1: plane 1 (Cb)", "is 1280", "check -b"});
+               {path("over.yuv") + ": frame 1: plane 1 (Cb)", "is 1280", "check the bit depth"});
 }
 
 TEST(check_sample_range, finds_the_first_sample_above_the_depth) {

@@ -71,7 +71,7 @@ TEST_F(yuv_semi_planar, a_size_that_is_not_a_whole_number_of_frames_names_both_s
     FAIL() << "no error";
   } catch (const error& e) {
     EXPECT_EQ(std::string(e.what()), path + ": file size 101 is not a multiple of the frame size 48 (4x4 4:2:0 10-bit "
-                                            "p010): 2 frames and 5 bytes left over; check -w/-h/-p/-b");
+                                            "p010): 2 frames and 5 bytes left over; check the width, height, pixel format and bit depth given for it");
   }
 }
 
@@ -87,7 +87,7 @@ TEST_F(yuv_semi_planar, a_sample_above_the_depth_names_its_plane_and_position) {
     FAIL() << "no error";
   } catch (const error& e) {
     EXPECT_EQ(std::string(e.what()), path + ": frame 0: plane 2 (Cr) sample at x=1, y=0 is 2000, above the 10-bit "
-                                            "maximum 1023 (check -b, or the file is corrupt)");
+                                            "maximum 1023 (check the bit depth given for it, or the file is corrupt)");
   }
 }
 

@@ -476,7 +476,7 @@ class ffmpeg_reader final : public frame_source {
                         "convert it with ffmpeg -pix_fmt " + fd::suggested_pix_fmt(static_cast<AVPixelFormat>(f.format)) +
                         ", e.g. ffmpeg -i " + path_ + " -pix_fmt " +
                         fd::suggested_pix_fmt(static_cast<AVPixelFormat>(f.format)) +
-                        " -strict -1 -f yuv4mpegpipe - | vqm -d - ...");
+                        " -strict -1 -f yuv4mpegpipe out.y4m");
       }
       picture_format pf = *stored;
       pf.width = static_cast<std::uint32_t>(f.width);

@@ -34,7 +34,7 @@ class yuv_reader final : public frame_source {
       throw error(errc::bad_input, path + ": file size " + std::to_string(opened.size) +
                                        " is not a multiple of the frame size " + std::to_string(fb) + " (" + describe(f) +
                                        "): " + std::to_string(frames_total_) + " frames and " + std::to_string(left) +
-                                       " bytes left over; check -w/-h/-p/-b");
+                                       " bytes left over; check the width, height, pixel format and bit depth given for it");
   }
 
   [[nodiscard]] const picture_format& format() const noexcept override { return format_; }
@@ -54,7 +54,7 @@ class yuv_reader final : public frame_source {
     // The metrics assume every sample fits the bit depth given with -b.
     if (const auto bad = find_sample_out_of_range(pic.view()))
       throw error(errc::bad_input, path_ + ": frame " + std::to_string(frames_) + ": " + describe(*bad, format_.bit_depth) +
-                                       " (check -b, or the file is corrupt)");
+                                       " (check the bit depth given for it, or the file is corrupt)");
     ++frames_;
     return true;
   }
