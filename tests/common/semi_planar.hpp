@@ -106,9 +106,10 @@ struct run_values {
   std::vector<double> values;
 };
 
-template <Backend B>
+// R and D: picture, or anything else the backend's begin_frame takes (a GPU-resident picture).
+template <Backend B, class R = picture, class D = picture>
 run_values score_stream(B& backend, const std::vector<feature_request>& features, const picture_format& metric_format,
-                        const std::vector<picture>& refs, const std::vector<picture>& dis, compat c, std::size_t depth) {
+                        const std::vector<R>& refs, const std::vector<D>& dis, compat c, std::size_t depth) {
   scorer<B> s(backend, make_metrics<B>(features, metric_format, c), c, depth);
   run_values out;
   auto take = [&](const frame_result& r) {

@@ -20,27 +20,7 @@ namespace {
 template <class R, class D>
 run_values score_pics(Vulkan& gpu, const std::vector<feature_request>& features, const picture_format& f,
                       const std::vector<R>& refs, const std::vector<D>& dis, compat c) {
-  scorer<Vulkan> s(gpu, make_metrics<Vulkan>(features, f, c), c, gpu.frames_in_flight());
-  run_values out;
-  auto take = [&](const frame_result& r) {
-    for (std::size_t k = 0; k < r.values.size(); ++k) {
-      out.names.push_back(s.names()[k] + " frame " + std::to_string(r.index));
-      out.values.push_back(r.values[k]);
-    }
-  };
-  for (std::size_t i = 0; i < refs.size(); ++i)
-    if (auto r = s.push(refs[i], dis[i])) take(*r);
-  while (auto r = s.pop()) take(*r);
-  for (const auto& [name, series] : s.finish())
-    for (std::size_t i = 0; i < series.size(); ++i) {
-      out.names.push_back(name + " frame " + std::to_string(i));
-      out.values.push_back(series[i]);
-    }
-  for (const auto& [name, v] : s.aggregate()) {
-    out.names.push_back(name);
-    out.values.push_back(v);
-  }
-  return out;
+  return score_stream(gpu, features, f, refs, dis, c, gpu.frames_in_flight());
 }
 
 // A stream of pairs stored as `f`, on the host and in the caller's GPU memory.
