@@ -101,6 +101,27 @@ std::vector<feature_request> supported(const std::vector<std::string>& names, co
 }
 
 // Every value a scorer returns for a stream (per frame, end-of-stream series, aggregates), in order.
+// A stream of frame pairs: synthetic planar frames, and the same samples stored as `f`.
+struct stream {
+  std::vector<picture> ref, dis;
+};
+inline stream planar_stream(const picture_format& f, int frames) {
+  stream s;
+  for (int i = 0; i < frames; ++i) {
+    s.ref.push_back(synthetic(f, i, false));
+    s.dis.push_back(synthetic(f, i, true));
+  }
+  return s;
+}
+inline stream repacked(const stream& s, const picture_format& f) {
+  stream out;
+  for (std::size_t i = 0; i < s.ref.size(); ++i) {
+    out.ref.push_back(repack(s.ref[i], f));
+    out.dis.push_back(repack(s.dis[i], f));
+  }
+  return out;
+}
+
 struct run_values {
   std::vector<std::string> names;
   std::vector<double> values;

@@ -12,26 +12,6 @@
 namespace vqm::test {
 namespace {
 
-struct stream {
-  std::vector<picture> ref, dis;
-};
-stream planar_stream(const picture_format& f, int frames) {
-  stream s;
-  for (int i = 0; i < frames; ++i) {
-    s.ref.push_back(synthetic(f, i, false));
-    s.dis.push_back(synthetic(f, i, true));
-  }
-  return s;
-}
-stream repacked(const stream& s, const picture_format& f) {
-  stream out;
-  for (std::size_t i = 0; i < s.ref.size(); ++i) {
-    out.ref.push_back(repack(s.ref[i], f));
-    out.dis.push_back(repack(s.dis[i], f));
-  }
-  return out;
-}
-
 const char* const semi_planar_formats[] = {"nv12", "nv21", "nv16", "nv24", "nv42", "nv20", "p010", "p012",
                                            "p016", "p210", "p212", "p216", "p410", "p412", "p416"};
 

@@ -14,26 +14,6 @@
 namespace vqm::test {
 namespace {
 
-struct stream {
-  std::vector<picture> ref, dis;
-};
-stream planar_stream(const picture_format& f, int frames) {
-  stream s;
-  for (int i = 0; i < frames; ++i) {
-    s.ref.push_back(synthetic(f, i, false));
-    s.dis.push_back(synthetic(f, i, true));
-  }
-  return s;
-}
-stream repacked(const stream& s, const picture_format& f) {
-  stream out;
-  for (std::size_t i = 0; i < s.ref.size(); ++i) {
-    out.ref.push_back(repack(s.ref[i], f));
-    out.dis.push_back(repack(s.dis[i], f));
-  }
-  return out;
-}
-
 void check_format(Vulkan& gpu, const std::string& name, std::uint32_t w, std::uint32_t h, compat c,
                   const std::vector<std::string>& names = all_features) {
   const picture_format f = make_format(*find_pixel_format(name), w, h);
