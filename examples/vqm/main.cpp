@@ -191,7 +191,7 @@ int run_main(const options& o, CLI::App& app) {
     }
     if (!ok && o.backend == "vulkan")
       throw error(errc::backend_unavailable, "Vulkan is not available: " + why +
-                                                 (why.find("--backend cpu") == std::string::npos ? " (use --backend cpu)" : ""));
+                                                 " (use --backend cpu)");  // the library's reasons name no CLI flag
     if (ok) {
       std::optional<Vulkan> vk;
       try {
