@@ -1,0 +1,32 @@
+// multi_session on the Cpu backend: three distorted streams in one pass against one reference equal three
+// separate sessions, every value (VMAF + psnr + float_ssim), inline and on a pool with frames in flight.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "common/multi_session_check.hpp"
+#include "vqm/cpu.hpp"
+
+namespace {
+
+using namespace vqm;
+
+TEST(MultiSession, EqualsSeparateSessionsInline) {
+  Cpu cpu;
+  const auto n = test::check_multi_equals_separate(cpu, test::multi_config(3, 1, compat::none));
+  std::printf("%zu values equal to separate sessions\n", n);
+  EXPECT_GT(n, 0u);
+}
+
+TEST(MultiSession, EqualsSeparateSessionsOnAPoolWithSubsampleAndLibvmafCompat) {
+  Cpu cpu(2);
+  EXPECT_GT(test::check_multi_equals_separate(cpu, test::multi_config(2, 1, compat::libvmaf)), 0u);
+  EXPECT_GT(test::check_multi_equals_separate(cpu, test::multi_config(3, 2, compat::none)), 0u);
+}
+
+TEST(MultiSession, RefusesNoStreamAndAWrongPictureCount) {
+  Cpu cpu;
+  test::check_multi_session_errors(cpu);
+}
+
+}  // namespace
