@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <cstdlib>
 #include <span>
 #include <string>
@@ -108,9 +107,17 @@ struct pool_statistic {
       s.p = std::strtod(item.c_str() + 1, nullptr);
       if (!(s.p >= 0.0 && s.p <= 100.0))
         throw error(errc::invalid_argument, "'" + item + "': a percentile must be from p0 to p100");
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "p%.15g", s.p);
-      s.name = buf;
+      // The name is the number as written less its redundant zeros ("p05", "p5.0" -> "p5"; "p.5" ->
+      // "p0.5"), never in exponent form (printf's %g would name p0.00001 "p1e-05").
+      std::string n = item.substr(1);
+      if (n.find('.') != std::string::npos) {
+        n.erase(n.find_last_not_of('0') + 1);
+        if (n.back() == '.') n.pop_back();
+      }
+      const auto int_len = std::min(n.find('.'), n.size());
+      const auto zeros = std::min(n.find_first_not_of('0'), int_len);
+      n.erase(0, zeros < int_len ? zeros : int_len - (int_len > 0));
+      s.name = (n.empty() || n[0] == '.' ? "p0" : "p") + n;
     } else {
       throw error(errc::invalid_argument, "unknown statistic '" + item + "' (known: " + known + ")");
     }
