@@ -2,12 +2,9 @@
 // vqm::error for each kind of broken file.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
-#include <unistd.h>
-
+#include "common/temp_dir.hpp"
 #include "vqm/io/open.hpp"
 #include "vqm/io/y4m.hpp"
 #include "vqm/io/yuv.hpp"
@@ -15,21 +12,8 @@
 namespace vqm::io {
 namespace {
 
-namespace fs = std::filesystem;
-
-class io_files : public testing::Test {
+class io_files : public test::temp_dir_test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("vqm_test_io_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& bytes) {
-    const auto p = (dir_ / name).string();
-    std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    return p;
-  }
   // A frame whose sample k is (k + seed) & 0xff (8-bit) or (k * 3 + seed) & mask, little-endian (16-bit).
   static std::string frame_bytes(const picture_format& f, int seed) {
     std::string s;
@@ -55,8 +39,6 @@ class io_files : public testing::Test {
     }
     return "(no error)";
   }
-
-  fs::path dir_;
 };
 
 TEST(y4m_colorspace, every_supported_tag) {

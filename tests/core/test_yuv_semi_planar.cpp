@@ -4,38 +4,21 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
-#include <unistd.h>
-
 #include "common/semi_planar.hpp"
+#include "common/temp_dir.hpp"
 #include "vqm/io/open.hpp"
 #include "vqm/io/yuv.hpp"
 
 namespace vqm::test {
 namespace {
 
-namespace fs = std::filesystem;
-
-class yuv_semi_planar : public testing::Test {
+class yuv_semi_planar : public temp_dir_test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("vqm_test_yuv_sp_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& bytes) {
-    const auto p = (dir_ / name).string();
-    std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    return p;
-  }
   static std::string bytes_of(const picture& p) {
     return {reinterpret_cast<const char*>(p.bytes().data()), p.bytes().size()};
   }
-  fs::path dir_;
 };
 
 TEST_F(yuv_semi_planar, frames_are_read_as_stored) {
