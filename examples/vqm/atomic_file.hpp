@@ -34,23 +34,29 @@ namespace vqm::cli {
 
 namespace detail {
 
-// The temp file a signal handler removes (async-signal-safe: a fixed buffer and unlink()).
-inline char signal_temp[4096];
-inline volatile std::sig_atomic_t signal_temp_set = 0;
+// The temp files a signal handler removes (async-signal-safe: fixed buffers and unlink()); one per
+// output_file alive (several with -d a -d b -o x -o y).
+inline constexpr int max_signal_temps = 16;
+inline char signal_temp[max_signal_temps][4096];
+inline volatile std::sig_atomic_t signal_temp_set[max_signal_temps] = {};
 inline constexpr int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 inline struct sigaction previous_actions[3];
 inline bool handlers_installed = false;
 
 extern "C" inline void remove_temp_and_die(int sig) {
-  if (signal_temp_set) ::unlink(signal_temp);
+  for (int i = 0; i < max_signal_temps; ++i)
+    if (signal_temp_set[i]) ::unlink(signal_temp[i]);
   ::signal(sig, SIG_DFL);  // die of the same signal: the exit status says what happened
   ::raise(sig);
 }
 
 inline void install_handlers(const std::string& temp) {
-  if (temp.size() >= sizeof signal_temp) return;
-  std::memcpy(signal_temp, temp.c_str(), temp.size() + 1);
-  signal_temp_set = 1;
+  if (temp.size() >= sizeof signal_temp[0]) return;
+  int slot = 0;
+  while (slot < max_signal_temps && signal_temp_set[slot]) ++slot;
+  if (slot == max_signal_temps) return;  // beyond 16 outputs: a later run removes the temp (remove_stale_temps)
+  std::memcpy(signal_temp[slot], temp.c_str(), temp.size() + 1);
+  signal_temp_set[slot] = 1;
   if (handlers_installed) return;
   for (int i = 0; i < 3; ++i) {
     struct sigaction sa {};
@@ -63,9 +69,14 @@ inline void install_handlers(const std::string& temp) {
   handlers_installed = true;
 }
 
-inline void remove_handlers() {
-  signal_temp_set = 0;
-  if (!handlers_installed) return;
+// `temp` is gone (renamed or removed); the handlers go with the last temp.
+inline void remove_handlers(const std::string& temp) {
+  bool any = false;
+  for (int i = 0; i < max_signal_temps; ++i) {
+    if (signal_temp_set[i] && temp == signal_temp[i]) signal_temp_set[i] = 0;
+    any = any || signal_temp_set[i];
+  }
+  if (any || !handlers_installed) return;
   for (int i = 0; i < 3; ++i) ::sigaction(cleanup_signals[i], &previous_actions[i], nullptr);
   handlers_installed = false;
 }
@@ -194,7 +205,7 @@ class output_file {
     if (fd_ >= 0) ::close(fd_);
     if (!temp_.empty()) {
       ::unlink(temp_.c_str());
-      detail::remove_handlers();
+      detail::remove_handlers(temp_);
     }
   }
 
@@ -216,8 +227,8 @@ class output_file {
     if (::fsync(fd_) != 0) detail::fail_errno(path_, "fsync");
     close_fd();
     if (::rename(temp_.c_str(), target_.c_str()) != 0) detail::fail_errno(path_, "rename");
+    detail::remove_handlers(temp_);
     temp_.clear();
-    detail::remove_handlers();
     // Make the rename itself durable (best effort: some file systems refuse fsync on a folder).
     const int dfd = ::open(detail::folder_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {

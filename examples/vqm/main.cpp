@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,8 @@ namespace {
 using namespace vqm;
 
 struct options {
-  std::string reference, distorted, output;
+  std::string reference;
+  std::vector<std::string> distorted, output;  // -d and -o are repeatable, paired in order
   cli::raw_options raw;
   cli::scale_options scale;
   std::vector<std::string> features, models;
@@ -106,8 +109,20 @@ int list_gpus() {
 
 int run_main(const options& o, CLI::App& app) {
   if (o.list_gpu) return list_gpus();
-  if (o.reference.empty() || o.distorted.empty())
+  if (o.reference.empty() || o.distorted.empty() ||
+      std::any_of(o.distorted.begin(), o.distorted.end(), [](const std::string& d) { return d.empty(); }))
     throw error(errc::invalid_argument, "give the inputs with -r/--reference and -d/--distorted (see --help)");
+  const std::size_t n = o.distorted.size();
+  // One reference, many distorted: one -o per -d, in order, or none (a summary of each on stdout).
+  if (!o.output.empty() && o.output.size() != n)
+    throw error(errc::invalid_argument,
+                fmt::format("{} -d/--distorted but {} -o/--output: give one -o per -d, paired in order (-d a.y4m -o "
+                            "a.xml -d b.y4m -o b.xml), or no -o for a summary of each distorted on stdout",
+                            n, o.output.size()));
+  for (std::size_t k = 0; k < o.output.size(); ++k)
+    for (std::size_t j = 0; j < k; ++j)
+      if (o.output[j] == o.output[k])
+        throw error(errc::invalid_argument, "-o " + o.output[k] + " is given twice: give each -d its own -o");
 
   cli::run_config cfg;
   for (const auto& f : o.features) cfg.features.push_back(cli::parse_feature(f));
@@ -132,14 +147,19 @@ int run_main(const options& o, CLI::App& app) {
   const auto nf = cli::number_format::parse(o.precision);
   const auto fmt_ = o.json ? cli::output_format::json : o.csv ? cli::output_format::csv : cli::output_format::xml;
   cli::check_threads(o.threads);
-  // The destination is checked (a regular file's temp created) before any frame is measured.
-  std::optional<cli::output_file> out;
-  if (!o.output.empty()) out.emplace(o.output);
+  // The destinations are checked (a regular file's temp created) before any frame is measured; all are
+  // written only once every distorted has been scored.
+  std::vector<std::unique_ptr<cli::output_file>> out;
+  for (const auto& path : o.output) out.push_back(std::make_unique<cli::output_file>(path));
 
   const auto raw = cli::raw_format(o.raw, app);
-  if (o.reference == "-" && o.distorted == "-")
+  const auto stdin_uses = std::count(o.distorted.begin(), o.distorted.end(), std::string("-"));
+  if (o.reference == "-" && stdin_uses > 0)
     throw error(errc::invalid_argument, "-r - and -d - both name standard input; give one of them as a file, a "
                                         "named pipe or a process substitution such as <(ffmpeg ... -f yuv4mpegpipe -)");
+  if (stdin_uses > 1)
+    throw error(errc::invalid_argument, "-d - names standard input more than once; give the others as files, named "
+                                        "pipes or process substitutions such as <(ffmpeg ... -f yuv4mpegpipe -)");
 #if defined(VQM_WITH_FFMPEG)
   io::capture_ffmpeg_log();  // FFmpeg's own messages complete vqm's one-line errors instead of printing
 #endif
@@ -159,16 +179,20 @@ int run_main(const options& o, CLI::App& app) {
     }
   };
   auto ref = open(o.reference);
-  auto dis = open(o.distorted);
+  std::vector<std::unique_ptr<io::frame_source>> dis;
+  for (const auto& d : o.distorted) dis.push_back(open(d));
   cli::apply_scaling(o.scale, ref, dis);
 
   auto note = [&](const std::string& s) {
     if (!o.quiet) fmt::print(stderr, "vqm: note: {}\n", s);
   };
-  if (const auto shifted = cli::common_bit_depth(ref, dis); !shifted.empty()) note(shifted);
+  for (const auto& shifted : cli::common_bit_depth(ref, dis)) note(shifted);
+  std::vector<io::frame_source*> dis_ptrs;
+  for (auto& d : dis) dis_ptrs.push_back(d.get());
+  const std::span<io::frame_source* const> dis_span(dis_ptrs);
 
   // Backend choice: auto prefers Vulkan and falls back to the CPU, saying why on stderr.
-  std::optional<cli::report> rep;
+  std::vector<cli::report> reps;
   std::string used = "cpu";
 #if VQM_HAVE_VULKAN
   if (o.backend != "cpu") {
@@ -204,7 +228,7 @@ int run_main(const options& o, CLI::App& app) {
       }
       if (vk) {
         used = "vulkan";
-        rep = cli::run(*vk, vk->frames_in_flight(), cfg, *ref, *dis);
+        reps = cli::run(*vk, vk->frames_in_flight(), cfg, *ref, dis_span);
       }
     } else {
       note(why.starts_with("the only Vulkan device") ? why + "; using the CPU"
@@ -216,18 +240,22 @@ int run_main(const options& o, CLI::App& app) {
   if (o.backend == "auto") note("this vqm was built without the Vulkan backend; using the CPU");
 #endif
   if (o.gpu_id >= 0 && o.backend == "cpu") note("--gpu-id is ignored on the CPU backend");
-  if (!rep) {
+  if (reps.empty()) {
     const unsigned threads = o.threads ? o.threads : 1;
     Cpu cpu(threads);
-    rep = cli::run(cpu, cli::frames_in_flight(threads, ref->format()), cfg, *ref, *dis);
+    reps = cli::run(cpu, cli::frames_in_flight(threads, ref->format()), cfg, *ref, dis_span);
   }
 
-  rep->statistics = std::move(statistics);
+  for (auto& rep : reps) rep.statistics = statistics;
   if (o.output.empty()) {
-    print_summary(*rep, nf, used);
+    for (std::size_t k = 0; k < reps.size(); ++k) {
+      if (n > 1) fmt::print("{}distorted {}:\n", k ? "\n" : "", o.distorted[k]);
+      print_summary(reps[k], nf, used);
+    }
   } else {
-    const auto text = cli::write_report(fmt_, *rep, nf);
-    out->commit(text);
+    std::vector<std::string> texts;  // every report written out before any file is replaced
+    for (const auto& rep : reps) texts.push_back(cli::write_report(fmt_, rep, nf));
+    for (std::size_t k = 0; k < texts.size(); ++k) out[k]->commit(texts[k]);
   }
   return 0;
 }
@@ -244,7 +272,10 @@ int main(int argc, char** argv) {
                                                "for standard input"
                                              : " video: .y4m, or raw .yuv with -w -h -p -b; '-' for standard input";
   app.add_option("-r,--reference", o.reference, "Reference" + inputs);
-  app.add_option("-d,--distorted", o.distorted, "Distorted" + inputs);
+  app.add_option("-d,--distorted", o.distorted,
+                 "Distorted" + inputs + " (repeatable: several distorted against one reference, one -o each)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1);
   cli::add_raw_options(app, o.raw);
   cli::add_scale_options(app, o.scale);
   app.add_option("-m,--model", o.models,
@@ -262,7 +293,10 @@ int main(int argc, char** argv) {
   auto* xml = app.add_flag("--xml", o.xml, "Write XML (the default)");
   json->excludes(csv)->excludes(xml);
   csv->excludes(xml);
-  app.add_option("-o,--output", o.output, "Output file ('-' for stdout); without it a summary goes to stdout");
+  app.add_option("-o,--output", o.output,
+                 "Output file ('-' for stdout); without it a summary goes to stdout (repeatable: one per -d, in order)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1);
   app.add_option("--threads", o.threads, "CPU threads (frames measured in parallel)")->check(cli::non_negative);
   app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)")->check(cli::non_negative);
   app.add_option("--subsample", o.subsample, "Measure and report only frames with index % N == 0")

@@ -1,4 +1,4 @@
-// read_ahead: the reference and the distorted input read on two threads of their own (one per input),
+// read_ahead: the reference and the distorted input(s) read on threads of their own (one per input),
 // ahead of the measuring loop, into a ring of pictures this object owns, so the engine does not wait on
 // input. Frame i's pictures stay untouched until the loop has pushed frame i + depth (the session's
 // rule); the readers run up to `ahead` frames beyond the frame the loop asks for.
@@ -7,13 +7,18 @@
 //   for (const picture *r, *d; in.next(r, d);) session.push(*r, *d);
 //   if (in.ended_first() != read_ahead::input::none) ...  // frame counts differ
 //
+// Several distorted inputs (one reference, many distorted): read_ahead in(ref, {&a, &b}, ...) and
+// next(ref, dis) with a vector of pictures, one per distorted; the reference is read once per frame.
+//
 // A reader's exception reaches next() as the same exception, after the frames read before it.
 #pragma once
 
+#include <array>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -32,9 +37,12 @@ class read_ahead {
   // object and must not be used elsewhere until next() has returned false or this object is gone.
   read_ahead(io::frame_source& ref, io::frame_source& dis, std::size_t depth, std::size_t ahead = default_ahead,
              std::size_t frame_cnt = 0)
-      : size_(depth + 1 + ahead), depth_(depth), frame_cnt_(frame_cnt) {
+      : read_ahead(ref, std::span<io::frame_source* const>(std::array{&dis}), depth, ahead, frame_cnt) {}
+  read_ahead(io::frame_source& ref, std::span<io::frame_source* const> dis, std::size_t depth,
+             std::size_t ahead = default_ahead, std::size_t frame_cnt = 0)
+      : size_(depth + 1 + ahead), depth_(depth), frame_cnt_(frame_cnt), sides_(1 + dis.size()) {
     sides_[0].src = &ref;
-    sides_[1].src = &dis;
+    for (std::size_t k = 0; k < dis.size(); ++k) sides_[1 + k].src = dis[k];
     for (auto& s : sides_) s.ring.resize(size_);  // pictures take their format on their first read
     try {
       for (auto& s : sides_) s.thread = std::thread([this, &s] { read_loop(s); });
@@ -54,44 +62,58 @@ class read_ahead {
   // the frame that failed: the reference's first, as reading the reference then the distorted would.
   // After false the reader threads are joined and the sources are the caller's again.
   bool next(const picture*& ref, const picture*& dis) {
+    return next(ref, std::span<const picture*>(&dis, 1));
+  }
+  // Several distorted: dis[k] is distorted k's picture (dis.size() == the distorted inputs).
+  bool next(const picture*& ref, std::span<const picture*> dis) {
     if (done_) return false;
     std::unique_lock lock(mutex_);
     const std::size_t c = handed_;
     released_ = c > depth_ ? c - depth_ : 0;
     space_.notify_all();
     side& r = sides_[0];
-    side& d = sides_[1];
-    // The reference's error comes first whatever the distorted holds (it would never have been read).
-    data_.wait(lock, [&] { return (r.count == c && r.st == status::failed) || (r.decided(c) && d.decided(c)); });
-    for (auto* s : {&r, &d})
-      if (s->count == c && s->st == status::failed) {
+    const auto all = [&](auto pred) {
+      for (const auto& s : sides_)
+        if (!pred(s)) return false;
+      return true;
+    };
+    // The reference's error comes first whatever the distorted hold (they would never have been read).
+    data_.wait(lock, [&] {
+      return (r.count == c && r.st == status::failed) || all([&](const side& s) { return s.decided(c); });
+    });
+    for (auto& s : sides_)
+      if (s.count == c && s.st == status::failed) {
         done_ = true;
-        std::rethrow_exception(s->error);
+        std::rethrow_exception(s.error);
       }
-    if (r.count > c && d.count > c) {
+    if (all([&](const side& s) { return s.count > c; })) {
       ref = &r.ring[c % size_];
-      dis = &d.ring[c % size_];
+      for (std::size_t k = 0; k < dis.size(); ++k) dis[k] = &sides_[1 + k].ring[c % size_];
       ++handed_;
       return true;
     }
     done_ = true;
-    const bool mismatch = r.count > c || d.count > c;
+    const bool mismatch = !all([&](const side& s) { return s.count == c; });
     lock.unlock();
     stop();
     if (mismatch) {
       ended_first_ = r.count > c ? input::distorted : input::reference;
-      auto& longer = r.count > c ? r : d;
-      // Reading ahead may have met an error past the other input's end: the file is broken, say so
-      // (reading one frame at a time, skip() would have passed over it when it is a bad sample).
-      if (longer.st == status::failed) std::rethrow_exception(longer.error);
-      if (longer.st != status::ended)  // stopped, or at frame_cnt: libvmaf counts the whole file
-        while (longer.src->skip()) {
-        }
+      for (auto& longer : sides_) {
+        if (longer.count == c) continue;
+        // Reading ahead may have met an error past the other input's end: the file is broken, say so
+        // (reading one frame at a time, skip() would have passed over it when it is a bad sample).
+        if (longer.st == status::failed) std::rethrow_exception(longer.error);
+        if (longer.st != status::ended)  // stopped, or at frame_cnt: libvmaf counts the whole file
+          while (longer.src->skip()) {
+          }
+      }
     }
     return false;
   }
 
-  // After next() returned false: the input that ended while the other still had frames, or none.
+  // After next() returned false: the input that ended while another still had frames, or none (with
+  // several distorted: reference when the reference is among the inputs that ended first; then every
+  // input's frames_read() counts its whole file).
   [[nodiscard]] input ended_first() const noexcept { return ended_first_; }
   // Pictures per input in the ring: depth + 1 + ahead.
   [[nodiscard]] std::size_t ring_size() const noexcept { return size_; }
@@ -149,7 +171,7 @@ class read_ahead {
   }
 
   const std::size_t size_, depth_, frame_cnt_;
-  side sides_[2];
+  std::vector<side> sides_;  // the reference, then each distorted; sized once (the threads refer to them)
   std::mutex mutex_;
   std::condition_variable space_;  // readers wait for a free slot
   std::condition_variable data_;   // the consumer waits for a frame, an end or an error

@@ -1,11 +1,12 @@
-// The measuring loop, generic over the backend: read frame pairs into a ring of depth + 1 pictures,
-// keep `depth` frames in flight in a scorer, collect results in frame order.
+// The measuring loop, generic over the backend: read frame pairs (or a reference and several distorted)
+// into rings of pictures, keep `depth` frames in flight per distorted, collect results in frame order.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@
 #include "report.hpp"
 #include "vqm/io/bit_depth.hpp"
 #include "vqm/io/frame_source.hpp"
-#include "vqm/session.hpp"
+#include "vqm/multi_session.hpp"
 #include "vqm/vqm.hpp"
 
 namespace vqm::cli {
@@ -75,6 +76,34 @@ inline void check_same_format(const io::frame_source& ref, const io::frame_sourc
   return note;
 }
 
+// Several distorted: the reference, read once, is scored at one bit depth, so every pair must agree on
+// its common depth (an 8-bit reference with a 10-bit and an 8-bit distorted is refused: run those pairs
+// separately). Returns the notes of the shifts, as common_bit_depth for each pair.
+[[nodiscard]] inline std::vector<std::string> common_bit_depth(std::unique_ptr<io::frame_source>& ref,
+                                                               std::vector<std::unique_ptr<io::frame_source>>& dis) {
+  const auto depth_only = [&](const io::frame_source& d) {
+    auto a = ref->format(), b = d.format();
+    a.bit_depth = b.bit_depth;
+    return a == b;
+  };
+  for (std::size_t k = 1; k < dis.size(); ++k)
+    for (std::size_t j = 0; j < k; ++j) {
+      if (!depth_only(*dis[j]) || !depth_only(*dis[k])) continue;  // check_same_format names those
+      const auto a = std::max(ref->format().bit_depth, dis[j]->format().bit_depth);
+      const auto b = std::max(ref->format().bit_depth, dis[k]->format().bit_depth);
+      if (a != b)
+        throw error(errc::mismatch, fmt::format("reference {} is {}-bit, distorted {} is {}-bit and distorted {} is "
+                                                "{}-bit: with several -d the reference is scored at one bit depth "
+                                                "(score these distorted in separate runs)",
+                                                ref->path(), ref->format().bit_depth, dis[j]->path(),
+                                                dis[j]->format().bit_depth, dis[k]->path(), dis[k]->format().bit_depth));
+    }
+  std::vector<std::string> notes;
+  for (auto& d : dis)
+    if (auto note = common_bit_depth(ref, d); !note.empty()) notes.push_back(std::move(note));
+  return notes;
+}
+
 namespace detail {
 // "4 frames", or "4 frames after --frame_skip_ref 2" when frames were skipped.
 [[nodiscard]] inline std::string frames_left(std::size_t n, std::size_t skipped, const char* flag) {
@@ -90,58 +119,70 @@ inline void skip_frames(io::frame_source& s, std::size_t n, const char* role, co
 }
 }  // namespace detail
 
+// One reference, many distorted (`-d a -d b ...`): the reference read once per frame, every distorted
+// scored against it in one multi_session; one report per distorted, each equal to a run of its own pair
+// (the same values, the same errors naming that distorted). fps: the whole pass, the same in each.
 template <Backend B>
-[[nodiscard]] report run(B& backend, std::size_t depth, const run_config& cfg, io::frame_source& ref,
-                         io::frame_source& dis) {
-  check_same_format(ref, dis);
+[[nodiscard]] std::vector<report> run(B& backend, std::size_t depth, const run_config& cfg, io::frame_source& ref,
+                                      std::span<io::frame_source* const> dis) {
+  for (auto* d : dis) check_same_format(ref, *d);
   const auto& f = ref.format();
   if (cfg.models.empty() && cfg.features.empty())
     throw error(errc::invalid_argument, "nothing to compute: --no_prediction without --feature (add a --feature, or "
                                         "drop --no_prediction to get VMAF)");
   const std::size_t subsample = cfg.subsample ? cfg.subsample : 1;
-  std::optional<session<B>> sc;
+  std::optional<multi_session<B>> sc;
   try {
-    sc.emplace(backend, f, session_config{cfg.models, cfg.features, cfg.mode, depth, subsample});
+    sc.emplace(backend, f, session_config{cfg.models, cfg.features, cfg.mode, depth, subsample}, dis.size());
   } catch (const error& e) {
     if (e.code() != errc::unsupported_format) throw;
     throw error(e.code(), ref.path() + " (" + describe(f) + "): " + e.what());
   }
   depth = sc->depth();
 
-  report rep;
-  rep.width = f.width;
-  rep.height = f.height;
-
   const std::size_t skip_ref = cfg.frame_skip_ref, skip_dis = cfg.frame_skip_dist;
   std::optional<std::size_t> total;
-  for (const auto& [s, skip] : {std::pair{&ref, skip_ref}, std::pair{&dis, skip_dis}})
+  const auto count = [&](io::frame_source* s, std::size_t skip) {
     if (auto h = s->frame_count_hint()) {
       const std::size_t left = *h > skip ? *h - skip : 0;
       total = total ? std::min(*total, left) : left;
     }
+  };
+  count(&ref, skip_ref);
+  for (auto* d : dis) count(d, skip_dis);
   if (cfg.frame_cnt && total) total = std::min(*total, cfg.frame_cnt);
   progress prog(cfg.show_progress && !cfg.quiet, total);
 
   detail::skip_frames(ref, skip_ref, "reference", "--frame_skip_ref");
-  detail::skip_frames(dis, skip_dis, "distorted", "--frame_skip_dist");
-  // Both inputs read on threads of their own, ahead of the session, into pictures `input` owns: frames
+  for (auto* d : dis) detail::skip_frames(*d, skip_dis, "distorted", "--frame_skip_dist");
+  // Every input read on a thread of its own, ahead of the session, into pictures `input` owns: frames
   // in flight read from them, so it outlives the drain below (declared outside the try).
   read_ahead input(ref, dis, depth, read_ahead::default_ahead, cfg.frame_cnt);
   try {
     std::size_t i = 0;
-    for (const picture *pr = nullptr, *pd = nullptr; input.next(pr, pd);) {
-      sc->push(*pr, *pd);
+    std::vector<const picture*> pd(dis.size());
+    std::vector<picture_view> views(dis.size());
+    for (const picture* pr = nullptr; input.next(pr, std::span<const picture*>(pd));) {
+      for (std::size_t k = 0; k < pd.size(); ++k) views[k] = pd[k]->view();
+      sc->push(pr->view(), views);
       prog.update(++i);
     }
     if (input.ended_first() != read_ahead::input::none) {
-      // next() drained the longer input: both frames_read() count whole files.
+      // next() drained the longer inputs: every frames_read() counts a whole file. The pair named is the
+      // first distorted whose count differs from the reference's.
+      const std::size_t nref = ref.frames_read() - skip_ref;
+      const auto* d = dis.front();
+      for (auto* k : dis)
+        if (k->frames_read() - skip_dis != nref) {
+          d = k;
+          break;
+        }
       // --frame_cnt 0 means all frames: suggest it only for a count that limits something.
       const auto hint = i > 0 ? fmt::format("; --frame_cnt {} compares the first {}", i, i) : std::string();
       throw error(errc::mismatch,
                   fmt::format("reference {} has {} but distorted {} has {} (frame counts must match{})", ref.path(),
-                              detail::frames_left(ref.frames_read() - skip_ref, skip_ref, "--frame_skip_ref"),
-                              dis.path(),
-                              detail::frames_left(dis.frames_read() - skip_dis, skip_dis, "--frame_skip_dist"), hint));
+                              detail::frames_left(nref, skip_ref, "--frame_skip_ref"), d->path(),
+                              detail::frames_left(d->frames_read() - skip_dis, skip_dis, "--frame_skip_dist"), hint));
     }
     sc->drain();
   } catch (...) {
@@ -153,19 +194,34 @@ template <Backend B>
     throw;
   }
   prog.finish();
-  rep.frames_read = ref.frames_read() - skip_ref;
-  if (rep.frames_read == 0)
+  const std::size_t frames_read = ref.frames_read() - skip_ref;
+  if (frames_read == 0)
     throw error(errc::bad_input, skip_ref || skip_dis
                                      ? fmt::format("{}: no frames to compare after skipping {} (the file has {})",
                                                    ref.path(), skip_ref, ref.frames_read())
                                      : ref.path() + ": no frames to compare (the file has none)");
-  auto table = sc->finish();
-  rep.names = std::move(table.names);
-  for (std::size_t r = 0; r < table.rows.size(); ++r) rep.frames.push_back({table.frames[r], true, std::move(table.rows[r])});
-  rep.aggregate = std::move(table.aggregate);
   const double secs = prog.seconds();
-  rep.fps = secs > 0 ? static_cast<double>(rep.frames_read) / secs : 0.0;
-  return rep;
+  std::vector<report> out;
+  for (auto& table : sc->finish()) {
+    report& rep = out.emplace_back();
+    rep.width = f.width;
+    rep.height = f.height;
+    rep.frames_read = frames_read;
+    rep.names = std::move(table.names);
+    for (std::size_t r = 0; r < table.rows.size(); ++r)
+      rep.frames.push_back({table.frames[r], true, std::move(table.rows[r])});
+    rep.aggregate = std::move(table.aggregate);
+    rep.fps = secs > 0 ? static_cast<double>(frames_read) / secs : 0.0;
+  }
+  return out;
+}
+
+// One pair: the report of `vqm -r ref -d dis`.
+template <Backend B>
+[[nodiscard]] report run(B& backend, std::size_t depth, const run_config& cfg, io::frame_source& ref,
+                         io::frame_source& dis) {
+  io::frame_source* const d[] = {&dis};
+  return std::move(run(backend, depth, cfg, ref, std::span<io::frame_source* const>(d)).front());
 }
 
 }  // namespace vqm::cli

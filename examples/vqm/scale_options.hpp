@@ -16,6 +16,7 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -119,6 +120,20 @@ inline void apply_scaling(const scale_options& o, std::unique_ptr<io::frame_sour
   throw error(errc::invalid_argument, std::string(o.mode.empty() ? "--scale-to" : "--scale") +
                                           " needs vqm built with FFmpeg's libraries (-DVQM_FFMPEG=ON; libswscale scales)");
 #endif
+}
+
+// Several distorted (-d a -d b): the reference is scaled at most once (--scale-to WxH), each distorted as
+// in a run of its own pair. --scale-to dis is refused: the one reference cannot take each distorted's size.
+inline void apply_scaling(const scale_options& o, std::unique_ptr<io::frame_source>& ref,
+                          std::vector<std::unique_ptr<io::frame_source>>& dis) {
+  if (dis.size() > 1 && o.to == "dis")
+    throw error(errc::invalid_argument, "--scale-to dis with several -d: the reference is scaled once, so give the "
+                                        "size (--scale-to WxH) or score each distorted on its own");
+  for (std::size_t k = 0; k < dis.size(); ++k) {
+    scale_options rest = o;  // after the first: the reference has its final size, only the distorted scale
+    if (k > 0 && !o.to.empty()) rest.to = "ref";
+    apply_scaling(rest, ref, dis[k]);
+  }
 }
 
 }  // namespace vqm::cli
