@@ -1,8 +1,8 @@
 # Install rules (VQM_INSTALL): the headers, the exported CMake package and the pkg-config files.
 #
 #   include/                      every header except the test-only ones (below), plus the generated ones
-#   <libdir>/cmake/vqm/           vqmConfig.cmake: components vqm (core), cpu, vulkan (see vqmConfig.cmake.in)
-#   <datadir>/pkgconfig/          vqm.pc (core), vqm-cpu.pc, vqm-vulkan.pc: header-only, so arch-independent
+#   <libdir>/cmake/vqm/           vqmConfig.cmake: components vqm (core), cpu, vulkan, ffmpeg (see vqmConfig.cmake.in)
+#   <datadir>/pkgconfig/          vqm.pc (core), vqm-cpu.pc, vqm-vulkan.pc, vqm-ffmpeg.pc: header-only, so arch-independent
 #
 # Test-only headers -- the scalar reference kernels (vqm/cpu/reference/, the oracles the tests check the
 # vectorised kernels against) and the random-edge generators (vqm/lpf/random_edges.hpp) -- are not part
@@ -15,9 +15,15 @@ set(vqm_include_src ${PROJECT_SOURCE_DIR}/include)
 set(vqm_test_only_regex "^vqm/cpu/reference/|^vqm/lpf/random_edges\\.hpp$")
 
 # --- headers ----------------------------------------------------------------------------------------
+# A build without Vulkan leaves out the Vulkan headers: they include shaders compiled only with VQM_VULKAN.
+# (The FFmpeg reader's headers stay: vqm/io/open.hpp names them, behind VQM_WITH_FFMPEG.)
+set(vqm_without "")
+if(NOT TARGET vqm_vulkan)
+  list(APPEND vqm_without REGEX "/vqm/(lpf/)?vulkan(\\.hpp)?$" EXCLUDE)
+endif()
 install(DIRECTORY ${vqm_include_src}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         REGEX "/vqm/cpu/reference$" EXCLUDE
-        REGEX "/vqm/lpf/random_edges\\.hpp$" EXCLUDE)
+        REGEX "/vqm/lpf/random_edges\\.hpp$" EXCLUDE ${vqm_without})
 # The generated headers: built-in VMAF models, and the Vulkan shaders when enabled.
 install(DIRECTORY ${PROJECT_BINARY_DIR}/generated/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
@@ -67,6 +73,12 @@ if(TARGET vqm_vulkan)
   install(TARGETS vqm_vulkan EXPORT vqm-vulkan-targets)
   install(EXPORT vqm-vulkan-targets NAMESPACE vqm:: DESTINATION ${vqm_cmake_dir})
 endif()
+set(VQM_PACKAGE_FFMPEG "")
+if(TARGET vqm_ffmpeg)
+  set(VQM_PACKAGE_FFMPEG ffmpeg)
+  install(TARGETS vqm_ffmpeg EXPORT vqm-ffmpeg-targets)
+  install(EXPORT vqm-ffmpeg-targets NAMESPACE vqm:: DESTINATION ${vqm_cmake_dir})
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/vqmConfig.cmake.in ${PROJECT_BINARY_DIR}/vqmConfig.cmake
                               INSTALL_DESTINATION ${vqm_cmake_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/vqmConfigVersion.cmake
@@ -101,6 +113,9 @@ if(TARGET vqm_vulkan)
   foreach(vqm_lib IN LISTS CMAKE_DL_LIBS)
     string(APPEND VQM_PC_DL_LIBS " -l${vqm_lib}")
   endforeach()
+endif()
+if(TARGET vqm_ffmpeg)
+  list(APPEND vqm_pc_files vqm-ffmpeg)
 endif()
 foreach(vqm_pc IN LISTS vqm_pc_files)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${vqm_pc}.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${vqm_pc}.pc @ONLY)
