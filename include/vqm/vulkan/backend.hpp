@@ -202,17 +202,24 @@ class Vulkan : public vulkan::engines {
       vulkan::compute_to_compute(*ctx_, cb);
       if (profiler_) profiler_->mark(cb, s, "unpack");
     }
-    int stages = 0;
-    for (auto* p : sl.frame.programs()) stages = std::max(stages, p->stages());
-    static constexpr const char* stage_names[] = {"stage0", "stage1", "stage2", "stage3", "stage4",
-                                                  "stage5", "stage6", "stage7", "stage8", "stage9"};
+    // Rounds: a long chain's stages start with the frame; every other program starts so that its
+    // heaviest stage meets the chain's last (the serial walk leaves most SMs idle; see program.hpp).
+    int chain = 0, stages = 0;
+    for (auto* p : sl.frame.programs())
+      if (p->long_chain()) chain = std::max(chain, p->stages());
+    const auto first_round = [chain](const vulkan::program* p) {
+      return p->long_chain() ? chain - p->stages() : std::max(0, chain - 1 - p->heaviest_stage());
+    };
+    for (auto* p : sl.frame.programs()) stages = std::max(stages, first_round(p) + p->stages());
+    static constexpr const char* stage_names[] = {"stage0", "stage1", "stage2",  "stage3",  "stage4",  "stage5",
+                                                  "stage6", "stage7", "stage8", "stage9", "stage10", "stage11"};
     for (int st = 0; st < stages; ++st) {
       if (st > 0) vulkan::compute_to_compute(*ctx_, cb);
       for (auto* p : sl.frame.programs()) {
-        const int first = p->runs_last() ? stages - p->stages() : 0;
+        const int first = first_round(p);
         if (st >= first && st - first < p->stages()) p->record(cb, s, st - first);
       }
-      if (profiler_) profiler_->mark(cb, s, stage_names[std::min(st, 9)]);
+      if (profiler_) profiler_->mark(cb, s, stage_names[std::min(st, 11)]);
     }
     vulkan::to_host(*ctx_, cb);
   }

@@ -83,8 +83,12 @@ class program {
   [[nodiscard]] virtual int planes() const noexcept { return 1; }
   // GPU-bound: the frame's planes go straight into a host-visible device buffer when one exists.
   [[nodiscard]] virtual bool gpu_bound() const noexcept { return false; }
-  // A long dependent chain: its stages end with the frame's last stage rather than start with the first.
-  [[nodiscard]] virtual bool runs_last() const noexcept { return false; }
+  // A long dependent chain (psnr_hvs's serial walk, latency-bound: a few SMs busy for hundreds of µs):
+  // its stages start with the frame, and the other programs are delayed so that their heaviest stage
+  // runs beside the chain's last one instead of before or after it (barriers between rounds are global).
+  [[nodiscard]] virtual bool long_chain() const noexcept { return false; }
+  // The stage with the most work, the one placed beside a long chain's last stage.
+  [[nodiscard]] virtual int heaviest_stage() const noexcept { return 0; }
   // Reads device state written by earlier frames (vulkan/temporal.hpp): the frame then starts with a
   // barrier that also covers the compute writes of earlier submissions.
   [[nodiscard]] virtual bool temporal() const noexcept { return false; }

@@ -36,7 +36,7 @@ class psnr_hvs_program final : public program {
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 16; }
   [[nodiscard]] int planes() const noexcept override { return 3; }
   [[nodiscard]] bool gpu_bound() const noexcept override { return true; }
-  [[nodiscard]] bool runs_last() const noexcept override { return true; }
+  [[nodiscard]] bool long_chain() const noexcept override { return true; }
   void ensure(std::size_t) override {}  // the kernel creates a slot's scratch on its first frame
 
   void record(VkCommandBuffer cb, std::size_t slot, int stage) override {
