@@ -203,12 +203,15 @@ class Vulkan : public vulkan::engines {
       if (profiler_) profiler_->mark(cb, s, "unpack");
     }
     // Rounds: a long chain's stages start with the frame; every other program starts so that its
-    // heaviest stage meets the chain's last (the serial walk leaves most SMs idle; see program.hpp).
-    int chain = 0, stages = 0;
+    // heaviest stage meets the chain's first serial stage (the walk leaves most SMs idle; see program.hpp).
+    int chain = 0, tail = 1, stages = 0;
     for (auto* p : sl.frame.programs())
-      if (p->long_chain()) chain = std::max(chain, p->stages());
-    const auto first_round = [chain](const vulkan::program* p) {
-      return p->long_chain() ? chain - p->stages() : std::max(0, chain - 1 - p->heaviest_stage());
+      if (p->long_chain() && p->stages() > chain) {
+        chain = p->stages();
+        tail = std::clamp(p->chain_tail(), 1, chain);
+      }
+    const auto first_round = [chain, tail](const vulkan::program* p) {
+      return p->long_chain() ? chain - p->stages() : std::max(0, chain - tail - p->heaviest_stage());
     };
     for (auto* p : sl.frame.programs()) stages = std::max(stages, first_round(p) + p->stages());
     static constexpr const char* stage_names[] = {"stage0", "stage1", "stage2",  "stage3",  "stage4",  "stage5",

@@ -87,7 +87,9 @@ class program {
   // its stages start with the frame, and the other programs are delayed so that their heaviest stage
   // runs beside the chain's last one instead of before or after it (barriers between rounds are global).
   [[nodiscard]] virtual bool long_chain() const noexcept { return false; }
-  // The stage with the most work, the one placed beside a long chain's last stage.
+  // A long chain's last stages that are serial (latency-bound): the others' heaviest stage meets the first.
+  [[nodiscard]] virtual int chain_tail() const noexcept { return 1; }
+  // The stage with the most work, the one placed beside a long chain's first serial stage.
   [[nodiscard]] virtual int heaviest_stage() const noexcept { return 0; }
   // Reads device state written by earlier frames (vulkan/temporal.hpp): the frame then starts with a
   // barrier that also covers the compute writes of earlier submissions.

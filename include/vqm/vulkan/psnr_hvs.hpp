@@ -1,6 +1,7 @@
 // psnr_hvs_kernel: PSNR-HVS's per-plane binary32 accumulator `ret` on Vulkan, bit-identical to libvmaf's
-// serial loop (SPEC §6.5–6.7). Four dispatches: per-block terms (hvs_terms, reading the planes in place), a
-// scan of block sums for binade estimates (hvs_scan), run tables (hvs_tables), the ordered walk (hvs_walk).
+// serial loop (SPEC §6.5–6.7). Five dispatches: per-block terms (hvs_terms, reading the planes in place), a
+// scan of block sums for binade estimates (hvs_scan), run tables (hvs_tables), the ordered walk (hvs_walk)
+// in two halves, so that other metrics' heavy stages can run beside each.
 // docs/psnr_hvs_gpu.md.
 #pragma once
 
@@ -124,7 +125,7 @@ class psnr_hvs_kernel {
     terms_pipe_ = compute_pipeline(ctx, spirv::hvs_terms, 6, sizeof(terms_push));
     scan_pipe_ = compute_pipeline(ctx, spirv::hvs_scan, 2);
     tables_pipe_ = compute_pipeline(ctx, spirv::hvs_tables, 5);
-    walk_pipe_ = compute_pipeline(ctx, spirv::hvs_walk, 4, sizeof(std::uint32_t));
+    walk_pipe_ = compute_pipeline(ctx, spirv::hvs_walk, 4, 2 * sizeof(std::uint32_t));
     const auto n = static_cast<std::uint32_t>(slots);
     pool_ = descriptor_pool(ctx, 2 * n, 7 * n);
     blocks_ = blocks;
@@ -142,7 +143,9 @@ class psnr_hvs_kernel {
     std::uint32_t ref_byte[3]{}, dis_byte[3]{}, ref_stride[3]{}, dis_stride[3]{};
     std::uint32_t out_word = 0;
   };
-  static constexpr int stages = 4;  // terms, scan, tables, walk: each needs the previous one's writes
+  // terms, scan, tables, walk (first half), walk (second half): each needs the previous one's writes.
+  static constexpr int stages = 5;
+  static constexpr int serial_stages = 2;  // the walk's two halves: one workgroup per plane, latency-bound
 
   // Records the whole computation on scratch slot 0; the 3 floats ret[0..2] land at out + out_offset
   // (a multiple of 4) through a shader write (follow with a compute -> host or compute -> shader barrier).
@@ -163,7 +166,7 @@ class psnr_hvs_kernel {
   }
 
   // Stage-wise recording (the backend interleaves these with other metrics' stages): prepare() checks the
-  // bindings and picks scratch `slot`; record_stage(cb, a, 0..3) must be separated by compute -> compute
+  // bindings and picks scratch `slot`; record_stage(cb, a, 0..4) must be separated by compute -> compute
   // barriers. Nothing orders a slot's reuse: the caller guarantees the slot's previous frame has completed
   // (e.g. its fence was waited for) and that the planes' writes are visible to compute shaders.
   [[nodiscard]] frame_args prepare(const std::array<plane_binding, 3>& ref, const std::array<plane_binding, 3>& dis,
@@ -243,10 +246,13 @@ class psnr_hvs_kernel {
         tables_pipe_.dispatch(cb, groups_);
         break;
       case 3:
+      case 4: {
+        const std::array<std::uint32_t, 2> pc{a.out_word, static_cast<std::uint32_t>(stage - 3)};  // word, phase
         walk_pipe_.bind(cb, a.walk_set);
-        walk_pipe_.push(cb, a.out_word);
+        walk_pipe_.push(cb, pc);
         walk_pipe_.dispatch(cb, 3);
         break;
+      }
       default: break;
     }
   }
@@ -276,7 +282,7 @@ class psnr_hvs_kernel {
     const context& ctx = *ctx_;
     sc.terms = buffer(ctx, blocks_ * 64 * sizeof(float), memory_kind::device_local);
     sc.block_sum = buffer(ctx, blocks_ * sizeof(double), memory_kind::device_local);
-    sc.tables = buffer(ctx, nodes_ * 32, memory_kind::device_local);
+    sc.tables = buffer(ctx, nodes_ * 32 + 3 * 16, memory_kind::device_local);  // + the walk's state per plane
     // 4 quarter sums per group (hvs_terms), then the group prefixes (hvs_scan).
     sc.group_sum = buffer(ctx, std::max<std::uint64_t>(groups_, 1) * 5 * sizeof(double), memory_kind::device_local);
     sc.scan_set = pool_.allocate(scan_pipe_.set_layout());
