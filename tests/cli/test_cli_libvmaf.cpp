@@ -259,7 +259,7 @@ TEST_F(cli_pool, default_list_is_libvmafs_output_and_bad_lists_are_refused) {
   expect_clean_failure(with("mean,median"), {"--pool mean,median", "unknown statistic 'median'", "stddev", "pN"});
   expect_clean_failure(with("p101"), {"--pool p101", "p0 to p100"});
   expect_clean_failure(with("p5,p05"), {"'p5' is listed twice"});
-  expect_clean_failure(with("mean,"), {"unknown statistic ''"});
+  expect_clean_failure(with("mean,"), {"empty item in the statistics list"});
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -118,6 +118,8 @@ struct pool_statistic {
       const auto zeros = std::min(n.find_first_not_of('0'), int_len);
       n.erase(0, zeros < int_len ? zeros : int_len - (int_len > 0));
       s.name = (n.empty() || n[0] == '.' ? "p0" : "p") + n;
+    } else if (item.empty()) {
+      throw error(errc::invalid_argument, "empty item in the statistics list (an extra comma?; known: " + known + ")");
     } else {
       throw error(errc::invalid_argument, "unknown statistic '" + item + "' (known: " + known + ")");
     }
