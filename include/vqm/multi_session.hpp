@@ -6,34 +6,57 @@
 //   for (...) m.push(ref_picture, std::array{a, b, c});  // views valid until depth() later pushes
 //   const std::vector<vqm::score_table> t = m.finish();  // t[i]: distorted i
 //
-// What is shared: the caller reads (and decodes) the reference once per frame and passes the same
-// picture to every distorted; the backend is one (one Vulkan device, queue, frame slots and pipelines;
-// one Cpu thread pool); the session_config (models parsed once). What is not: each distorted has its
-// own session (metrics, partials, temporal state), so per-frame work that depends on the reference
-// alone — the reference's copy into the frame's input (a host → device upload on Vulkan, once per
-// distorted), a semi-planar reference's unpack, the reference-only parts of the kernels (VIF's and
-// SSIM's reference statistics, ADM's reference decomposition, motion's blurred reference history) — is
-// done once per distorted. Those parts run inside kernels that read both pictures together; sharing
-// them would split every kernel and its partials, and the values must stay those of separate runs.
-// On Vulkan a frame's input slot holds the pair side by side, so sharing the reference's upload would
-// need a device-resident copy of the reference read by each distorted's frame (the gpu_picture path);
-// that is not done here.
+// What is shared: the caller reads (and decodes) the reference once per frame and passes the same picture
+// to every distorted; the backend is one (one Vulkan device, queue, frame slots and pipelines; one Cpu
+// thread pool); the session_config (models parsed once). On a backend that shares_reference (vqm::Vulkan)
+// with two or more distorted, the reference also goes host → device once per frame: into an entry of a
+// ring of depth() + 1 device-resident copies (vulkan/reference_ring.hpp: every plane, one small
+// submission), which each distorted's frame then copies on the device into its own input like any
+// GPU-resident picture; its upload is ordered before those frames by a timeline semaphore (submission
+// order on a device without). What is not: each distorted has its own session (metrics, partials, temporal
+// state), so the per-frame work that depends on the reference alone — its device copy into each frame's
+// input, a semi-planar reference's unpack, the reference-only parts of the kernels (VIF's and SSIM's
+// reference statistics, ADM's reference decomposition, motion's blurred reference history) — is done once
+// per distorted. Those parts run inside kernels that read both pictures together; sharing them would split
+// every kernel and its partials, and the values must stay those of separate runs (they are: the frames
+// read the same bytes).
 //
 // Frames in flight: each distorted's session keeps up to depth() frames in flight, all on the one
 // backend (on Vulkan its slots bound the GPU work, whatever N). Views passed to push() must stay valid
 // until depth() more pushes or finish() has returned, as with session.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <exception>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vqm/session.hpp"
 
 namespace vqm {
+
+// A backend that uploads one reference once for several frames: reference_ring(format, entries) gives a
+// ring whose put(ref) returns a picture its begin_frame takes (vqm::Vulkan; vulkan/reference_ring.hpp).
+template <class B>
+concept shares_reference = requires(B& b, const picture_format& f, std::size_t n, const picture_view& v) {
+  { b.reference_ring(f, n)->fits(v) } -> std::same_as<bool>;
+  b.begin_frame(b.reference_ring(f, n)->put(v), v);
+};
+
+namespace detail {
+template <class B>
+struct reference_ring_of {
+  using type = std::nullptr_t;  // none: each session takes the host reference
+};
+template <shares_reference B>
+struct reference_ring_of<B> {
+  using type = decltype(std::declval<B&>().reference_ring(std::declval<const picture_format&>(), std::size_t{}));
+};
+}  // namespace detail
 
 template <Backend B>
 class multi_session {
@@ -42,6 +65,9 @@ class multi_session {
     if (distorted == 0) throw error(errc::invalid_argument, "multi_session: no distorted stream");
     sessions_.reserve(distorted);
     for (std::size_t i = 0; i < distorted; ++i) sessions_.push_back(std::make_unique<session<B>>(backend, f, c));
+    // An entry is rewritten depth() + 1 puts later: each session has waited for that frame by then.
+    if constexpr (shares_reference<B>)
+      if (distorted > 1) ring_ = backend.reference_ring(f, depth() + 1);
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return sessions_.size(); }
@@ -54,6 +80,13 @@ class multi_session {
     if (dis.size() != sessions_.size())
       throw error(errc::invalid_argument, "multi_session::push: " + std::to_string(dis.size()) + " distorted pictures for " +
                                               std::to_string(sessions_.size()) + " streams");
+    if constexpr (shares_reference<B>) {
+      if (ring_ && ring_->fits(ref)) {
+        const auto shared = ring_->put(ref);
+        for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(shared, dis[k]);
+        return;
+      }
+    }
     for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(ref, dis[k]);
   }
 
@@ -81,6 +114,7 @@ class multi_session {
   }
 
  private:
+  typename detail::reference_ring_of<B>::type ring_{};  // before sessions_: outlives their frames
   std::vector<std::unique_ptr<session<B>>> sessions_;  // not movable once frames refer to their metrics
 };
 

@@ -2,6 +2,7 @@
 // 4:2:2 odd size, frames in flight, a format change): any validation error fails the test.
 #include <gtest/gtest.h>
 
+#include "common/multi_session_check.hpp"
 #include "vk_test_util.hpp"
 #include "vqm/vulkan.hpp"
 
@@ -32,6 +33,23 @@ TEST(VulkanValidation, AllMetricsRunWithoutValidationErrors) {
       while (s.pop()) ++n;
       EXPECT_EQ(n, 2u);
     }
+  }
+  EXPECT_EQ(ctx->validation_errors(), 0u) << [&] {
+    std::string all;
+    for (const auto& m : ctx->validation_messages()) all += m + "\n";
+    return all;
+  }();
+}
+
+// One reference against three distorted (multi_session): the reference's one upload per frame, ordered
+// by a timeline semaphore or, without one, by submission order, read by every distorted's frame.
+TEST(VulkanValidation, SharedReferenceUploadRunsWithoutValidationErrors) {
+  VQM_REQUIRE_VULKAN(probe);
+  auto ctx = std::make_shared<vulkan::context>(vulkan::context_options{-1, true, false});
+  for (const auto& c : {ctx, without_timeline_semaphores(*ctx)}) {
+    Vulkan v(c);
+    EXPECT_GT(check_multi_equals_separate(v, multi_config(v.frames_in_flight(), 1, compat::none)), 0u);
+    EXPECT_GT(check_multi_equals_separate(v, multi_config(1, 2, compat::libvmaf)), 0u);
   }
   EXPECT_EQ(ctx->validation_errors(), 0u) << [&] {
     std::string all;

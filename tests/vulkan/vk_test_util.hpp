@@ -7,6 +7,7 @@
 #include <string>
 
 #include "vqm/vulkan/context.hpp"
+#include "vqm/vulkan/device_features.hpp"
 
 namespace vqm::test {
 
@@ -21,6 +22,19 @@ inline std::shared_ptr<vulkan::context> vk_context(std::string* why = nullptr) {
   }();
   if (why) *why = reason;
   return ctx;
+}
+
+// The same device borrowed as though its caller had not enabled timelineSemaphore (every other feature as
+// the device has it): vqm's paths without timeline semaphores.
+inline std::shared_ptr<vulkan::context> without_timeline_semaphores(const vulkan::context& ctx) {
+  vulkan::detail::feature_chain all;
+  ctx.fn().vkGetPhysicalDeviceFeatures2(ctx.physical_device(), &all.base);
+  all.v12.timelineSemaphore = VK_FALSE;
+  return std::make_shared<vulkan::context>(vulkan::borrowed_device{.instance = ctx.instance(),
+                                                                   .physical_device = ctx.physical_device(),
+                                                                   .device = ctx.device(),
+                                                                   .queue_family = ctx.queue_family(),
+                                                                   .enabled_features = &all.base});
 }
 
 }  // namespace vqm::test

@@ -30,6 +30,7 @@
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/gpu_picture.hpp"
 #include "vqm/vulkan/program.hpp"
+#include "vqm/vulkan/reference_ring.hpp"
 
 namespace vqm {
 
@@ -86,6 +87,14 @@ class Vulkan : public vulkan::engines {
   [[nodiscard]] frame begin_frame(const vulkan::gpu_picture& ref, const picture_view& dis) const {
     return with_gpu(begin_frame(vulkan::geometry(ref), dis), 0, ref);
   }
+
+  // One reference read by several frames, uploaded once per frame (multi_session; vulkan/reference_ring.hpp):
+  // put(ref) gives the gpu_picture to push; `entries` ≥ the readers' frames in flight + 1.
+  [[nodiscard]] std::unique_ptr<vulkan::reference_ring> reference_ring(const picture_format& f, std::size_t entries) {
+    return std::make_unique<vulkan::reference_ring>(*ctx_, f, entries, host_uploaded_);
+  }
+  // Bytes of pictures copied from host memory for the GPU so far (frame slots and reference rings).
+  [[nodiscard]] std::uint64_t host_bytes_uploaded() const noexcept { return host_uploaded_; }
 
   // Uploads the first `planes` planes of the pair without computing anything (benchmarks the copy path).
   void upload_only(frame& f, int planes = 3) const { f.upload_at_least(planes); }
@@ -181,7 +190,7 @@ class Vulkan : public vulkan::engines {
       p->ensure(s);
     }
     for (std::size_t i = 0; i < sl.frame.jobs; ++i) sl.frame.program_of[i]->bind(s, sl.frame.jobs_of[i]);
-    slots_->upload(s, f.ref_, f.dis_, planes, gpu_bound, ~f.gpu_mask_ & 3u);
+    host_uploaded_ += slots_->upload(s, f.ref_, f.dis_, planes, gpu_bound, ~f.gpu_mask_ & 3u);
     f.slot_ = static_cast<int>(s);
     f.ticket_ = sl.ticket = ++ticket_;
     return s;
@@ -308,6 +317,7 @@ class Vulkan : public vulkan::engines {
   std::optional<vulkan::program_env> env_;
   vulkan::detail::program_cache programs_;  // after env_ and slots_: programs refer to them
   std::uint64_t ticket_ = 0;
+  std::uint64_t host_uploaded_ = 0;
   std::unique_ptr<vulkan::detail::gpu_profiler> profiler_;
   // The submission's semaphores (add_semaphores): members, so that nothing is allocated per frame.
   static constexpr std::size_t max_waits = 2 * vulkan::gpu_picture::max_waits;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -47,14 +48,26 @@ class copy_pool {
 
   [[nodiscard]] unsigned threads() const noexcept { return threads_; }
 
-  // Copies every piece; large pieces are cut so that each thread gets a share.
-  void run(const std::vector<piece>& pieces) {
+  // `height` rows of `row` bytes from src (rows `src_stride` apart) to dst (rows `dst_stride` apart):
+  // one piece when both are packed.
+  static void add_rows(std::vector<piece>& out, std::byte* dst, std::size_t dst_stride, const std::byte* src,
+                       std::ptrdiff_t src_stride, std::size_t row, std::uint32_t height) {
+    if (src_stride == static_cast<std::ptrdiff_t>(row) && row == dst_stride) {
+      out.push_back({dst, src, row * height});
+      return;
+    }
+    for (std::uint32_t y = 0; y < height; ++y)
+      out.push_back({dst + std::size_t{y} * dst_stride, src + static_cast<std::ptrdiff_t>(y) * src_stride, row});
+  }
+
+  // Copies every piece (returns their bytes); large pieces are cut so that each thread gets a share.
+  std::size_t run(const std::vector<piece>& pieces) {
     std::size_t total = 0;
     for (const auto& p : pieces) total += p.bytes;
     if (threads_ == 1 || total < (std::size_t{1} << 20)) {
       for (const auto& p : pieces)
         if (p.bytes) std::memcpy(p.dst, p.src, p.bytes);  // an empty piece may have null pointers
-      return;
+      return total;
     }
     if (!ex_) {
       // Threads the system cannot start are done without: the caller copies what they would have.
@@ -70,6 +83,7 @@ class copy_pool {
         chunks_.push_back({p.dst + off, p.src + off, std::min(chunk, p.bytes - off)});
     parallel_for(ex_, chunks_.size(), threads_,
                  [this](std::size_t i) { std::memcpy(chunks_[i].dst, chunks_[i].src, chunks_[i].bytes); });
+    return total;
   }
 
  private:

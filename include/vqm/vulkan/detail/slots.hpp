@@ -109,7 +109,8 @@ class slot_ring {
   // NVIDIA); otherwise into host memory + a device copy (record_copy), since host writes over PCIe are
   // slower (H200 host: 29 against 43 GB/s) and bound the cheap metrics.
   // Pictures not in `host_pics` (bit i: picture i) are GPU-resident: the frame copies them on the device.
-  void upload(std::size_t s, const picture_view& ref, const picture_view& dis, int planes, bool gpu_bound,
+  // Returns the bytes copied from host memory.
+  std::uint64_t upload(std::size_t s, const picture_view& ref, const picture_view& dis, int planes, bool gpu_bound,
               unsigned host_pics = 3) {
     auto& sl = slots_[s];
     const auto& l = *layout_;
@@ -133,8 +134,9 @@ class slot_ring {
         }
       }
     }
-    copier_.run(pieces_);
+    const std::uint64_t bytes = copier_.run(pieces_);
     dst_buf.flush();
+    return bytes;
   }
 
   // staging -> device-local input, when the frame's planes went through host memory.
@@ -182,14 +184,8 @@ class slot_ring {
   std::unique_ptr<unpack_stage> unpack_;  // when a picture of this format is not planar
   gpu_copier gpu_copier_{ctx_};
 
-  // `height` rows of `row` bytes of src to dst (rows `stride` bytes apart): one piece when both are packed.
   void add_rows(std::byte* dst, std::size_t stride, const plane_view& src, std::size_t row, std::uint32_t height) {
-    if (src.stride == static_cast<std::ptrdiff_t>(row) && row == stride) {
-      pieces_.push_back({dst, src.data, row * height});
-      return;
-    }
-    for (std::uint32_t y = 0; y < height; ++y)
-      pieces_.push_back({dst + std::size_t{y} * stride, src.data + static_cast<std::ptrdiff_t>(y) * src.stride, row});
+    copy_pool::add_rows(pieces_, dst, stride, src.data, src.stride, row, height);
   }
 };
 
