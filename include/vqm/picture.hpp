@@ -268,6 +268,29 @@ inline void check_sample_range(const picture_view& v) {
   if (const auto bad = find_sample_out_of_range(v)) throw error(errc::bad_input, describe(*bad, v.format.bit_depth));
 }
 
+// Where each stored plane starts in a frame stored "packed": planes back to back, rows tightly packed, as
+// Y4M and raw .yuv files hold a frame (and picture stores it). The whole frame is f.frame_bytes().
+[[nodiscard]] constexpr std::array<std::size_t, 3> packed_offsets(const picture_format& f) noexcept {
+  std::array<std::size_t, 3> off{};
+  std::size_t at = 0;
+  for (int p = 0; p < f.stored_planes(); ++p) {
+    off[p] = at;
+    at += std::size_t{f.stored_width(p)} * f.plane_height(p) * f.bytes_per_sample();
+  }
+  return off;
+}
+
+// The view of a packed frame at `data` (f.frame_bytes() bytes): memory of the caller's (a mapped upload
+// buffer a frame was read into) seen as a picture.
+[[nodiscard]] inline picture_view packed_view(const picture_format& f, const std::byte* data) noexcept {
+  const auto off = packed_offsets(f);
+  picture_view v{f, {}};
+  for (int p = 0; p < f.stored_planes(); ++p)
+    v.planes[p] = plane_view{data + off[p], static_cast<std::ptrdiff_t>(std::size_t{f.stored_width(p)} * f.bytes_per_sample()),
+                             f.plane_width(p), f.plane_height(p)};
+  return v;
+}
+
 // An owning picture with tightly packed rows, stored as its format says (planar or semi-planar).
 class picture {
  public:
@@ -281,13 +304,8 @@ class picture {
       throw error(errc::unsupported_format, "bit depth must be 8..16, got " + std::to_string(f.bit_depth));
     if (auto why = storage_problem(f); !why.empty()) throw error(errc::unsupported_format, why);
     format_ = f;
-    std::size_t off = 0;
-    offset_ = {};
-    for (int p = 0; p < f.stored_planes(); ++p) {
-      offset_[p] = off;
-      off += std::size_t{f.stored_width(p)} * f.plane_height(p) * f.bytes_per_sample();
-    }
-    storage_.assign(off, std::byte{0});
+    offset_ = packed_offsets(f);
+    storage_.assign(f.frame_bytes(), std::byte{0});
   }
 
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }
@@ -304,12 +322,7 @@ class picture {
   [[nodiscard]] std::span<std::byte> bytes() noexcept { return storage_; }
   [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return storage_; }
 
-  [[nodiscard]] picture_view view() const noexcept {
-    picture_view v{format_, {}};
-    for (int p = 0; p < format_.stored_planes(); ++p)
-      v.planes[p] = plane_view{plane_data(p), stride(p), format_.plane_width(p), format_.plane_height(p)};
-    return v;
-  }
+  [[nodiscard]] picture_view view() const noexcept { return packed_view(format_, storage_.data()); }
   operator picture_view() const noexcept { return view(); }  // NOLINT: a picture is usable where a view is
 
  private:

@@ -2,12 +2,17 @@
 // vqm::error for each kind of broken file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common/temp_dir.hpp"
 #include "vqm/io/open.hpp"
 #include "vqm/io/y4m.hpp"
 #include "vqm/io/yuv.hpp"
+#include "vqm/thread_pool.hpp"
 
 namespace vqm::io {
 namespace {
@@ -173,6 +178,80 @@ TEST_F(io_files, raw_yuv_frames_and_leftover_bytes) {
   EXPECT_NE(msg.find("2 frames and 3 bytes left over"), std::string::npos) << msg;
   EXPECT_NE(error_of([&] { yuv_reader z(path, picture_format{0, 3}); }).find("zero dimension"), std::string::npos);
   EXPECT_NE(error_of([&] { yuv_reader z(path, picture_format{40000, 3}); }).find("implausibly large"), std::string::npos);
+}
+
+// read_into (frames straight into the caller's memory, checked above 8 bits through 256 KiB bounce
+// buffers; on one thread, and in parts on a pool for frames of 2 MiB and more): the bytes read() gives,
+// frame by frame across chunk and part boundaries, and the same one-line errors for a sample out of range
+// (in the last chunk) and a truncated frame (inside a later part).
+TEST_F(io_files, read_into_gives_what_read_gives) {
+  thread_pool pool(3);
+  for (const auto& f : {picture_format{600, 300, chroma_format::yuv420, 10}, picture_format{97, 61, chroma_format::yuv444, 8},
+                        picture_format{600, 300, chroma_format::yuv422, 12}, picture_format{1920, 1080, chroma_format::yuv420, 8},
+                        picture_format{1920, 1088, chroma_format::yuv420, 10}})
+  for (executor* ex : {static_cast<executor*>(nullptr), static_cast<executor*>(&pool)}) {
+    SCOPED_TRACE(describe(f) + (ex ? ", in parallel" : ""));
+    const std::string frames = frame_bytes(f, 1) + frame_bytes(f, 7) + frame_bytes(f, 3);
+    const auto c = f.chroma == chroma_format::yuv420 ? "420" : f.chroma == chroma_format::yuv422 ? "422" : "444";
+    const std::string header = "YUV4MPEG2 W" + std::to_string(f.width) + " H" + std::to_string(f.height) + " C" + c +
+                               (f.bit_depth > 8 ? "p" + std::to_string(f.bit_depth) : std::string()) + "\n";
+    std::string y4m = header;
+    for (std::size_t k = 0; k < 3; ++k) y4m += "FRAME\n" + frames.substr(k * f.frame_bytes(), f.frame_bytes());
+    const auto y4m_path = write("into.y4m", y4m), raw_path = write("into.yuv", frames);
+    y4m_reader a(y4m_path), b(y4m_path);
+    yuv_reader ra(raw_path, f), rb(raw_path, f);
+    b.read_in_parallel(ex, 4);
+    rb.read_in_parallel(ex, 4);
+    for (auto [x, y] : {std::pair<frame_source*, frame_source*>{&a, &b}, {&ra, &rb}}) {
+      picture p;
+      std::vector<std::byte> mem(f.frame_bytes());
+      std::size_t n = 0;
+      for (bool more = true; more; ++n) {
+        more = x->read(p);
+        ASSERT_EQ(y->read_into(mem), more);
+        if (more) EXPECT_TRUE(std::equal(mem.begin(), mem.end(), p.bytes().begin())) << "frame " << n;
+      }
+      EXPECT_EQ(y->frames_read(), 3u);
+      std::vector<std::byte> wrong(f.frame_bytes() + 2);
+      EXPECT_NE(error_of([&] { y->read_into(wrong); }).find("frame_source::read_into: "), std::string::npos);
+    }
+    // Frame 1 with a sample above the bit depth near its end (the last chunk; 8-bit samples cannot be);
+    // frame 1 truncated. Y4M, and the same bytes as raw .yuv.
+    std::string out_of_range = frames;
+    out_of_range[2 * f.frame_bytes() - 4] = out_of_range[2 * f.frame_bytes() - 3] = static_cast<char>(0xff);
+    const std::size_t cut = f.frame_bytes() * 5 / 8 + 1;  // inside a part other than the first, in parallel
+    const std::string truncated = frames.substr(0, f.frame_bytes() + cut);
+    std::vector<std::tuple<std::string, std::string, std::string>> cases{
+        {"short", truncated, "truncated frame data (" + std::to_string(cut) + " of "}};
+    if (f.bit_depth > 8) cases.emplace_back("range", out_of_range, "above the " + std::to_string(f.bit_depth) + "-bit maximum");
+    for (const auto& [name, bytes, expect] : cases) {
+      std::string file = header;
+      for (std::size_t k = 0; k * f.frame_bytes() < bytes.size(); ++k)
+        file += "FRAME\n" + bytes.substr(k * f.frame_bytes(), f.frame_bytes());
+      const auto path = write(name + ".y4m", file);
+      y4m_reader c1(path), c2(path);
+      c2.read_in_parallel(ex, 4);
+      // Raw: the out-of-range frames (a truncated raw file is refused when opened: its size counts frames).
+      const auto raw = write(name + ".yuv", name == "short" ? frames : bytes);
+      yuv_reader r1(raw, f), r2(raw, f);
+      r2.read_in_parallel(ex, 4);
+      std::vector<std::pair<frame_source*, frame_source*>> readers{{&c1, &c2}};
+      if (name != "short") readers.emplace_back(&r1, &r2);
+      for (auto [x, y] : readers) {
+        picture p;
+        std::vector<std::byte> mem(f.frame_bytes());
+        ASSERT_TRUE(x->read(p));
+        ASSERT_TRUE(y->read_into(mem));
+        errc want{}, got{};
+        const auto msg = error_of([&] { x->read(p); }, &want);
+        EXPECT_EQ(error_of([&] { y->read_into(mem); }, &got), msg);
+        EXPECT_EQ(got, errc::bad_input);
+        EXPECT_EQ(want, errc::bad_input);
+        EXPECT_NE(msg.find(x->path() + ": frame 1: "), std::string::npos) << msg;
+        EXPECT_NE(msg.find(expect), std::string::npos) << msg;
+      }
+    }
+  }
 }
 
 TEST_F(io_files, open_frame_source_sniffs_the_signature) {

@@ -2,9 +2,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 
+#include "vqm/error.hpp"
+#include "vqm/executor.hpp"
 #include "vqm/picture.hpp"
 
 namespace vqm::io {
@@ -26,6 +30,33 @@ class frame_source {
   virtual bool read(picture& pic) = 0;
   // Passes over the next frame without keeping its samples (counting frames). False at a clean end.
   virtual bool skip() = 0;
+
+  // Reads the next frame into the caller's memory (a mapped upload buffer): `dst` holds format().frame_bytes()
+  // bytes, the frame stored packed as a picture stores it (packed_view(format(), dst.data()) sees it), and
+  // is only written (it may be write-combined or a GPU's BAR). The same frames and errors as read().
+  // Readers of files (Y4M, raw) read in place; the default reads through a picture of its own and copies.
+  virtual bool read_into(std::span<std::byte> dst) {
+    check_destination(dst);
+    if (!read(scratch_)) return false;
+    if (scratch_.bytes().size() != dst.size())
+      throw error(errc::bad_input, path() + ": frame " + std::to_string(frames_read()) + " changed size mid-stream");
+    std::memcpy(dst.data(), scratch_.bytes().data(), dst.size());
+    return true;
+  }
+
+  // Lets read_into split a frame of a regular file into parts read on `ex` (up to `width` at once, the
+  // calling thread one of them); `ex` must outlive the reads. No-op for sources that cannot.
+  virtual void read_in_parallel(executor* /*ex*/, unsigned /*width*/) {}
+
+ protected:
+  void check_destination(std::span<std::byte> dst) const {
+    if (dst.size() != format().frame_bytes())
+      throw error(errc::invalid_argument, "frame_source::read_into: " + std::to_string(dst.size()) + " bytes for a " +
+                                              describe(format()) + " frame of " + std::to_string(format().frame_bytes()));
+  }
+
+ private:
+  picture scratch_;  // the default read_into's
 };
 
 }  // namespace vqm::io

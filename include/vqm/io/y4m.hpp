@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,6 +18,7 @@
 #include "vqm/io/file.hpp"
 #include "vqm/io/frame_source.hpp"
 #include "vqm/io/limits.hpp"
+#include "vqm/io/read_frame.hpp"
 #include "vqm/picture.hpp"
 
 namespace vqm::io {
@@ -148,10 +150,19 @@ class y4m_reader final : public frame_source {
       }
       pic.reset(format_);
     }
-    const auto bytes = pic.bytes();
-    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file_.get());
-    if (got != bytes.size()) throw truncated(got);
-    check_samples(pic);
+    read_body(pic.bytes());
+    return true;
+  }
+
+  // In place, a pipe's frames too: the caller's memory has the frame's size already. `dst` is only
+  // written (detail::read_frame); a frame with a sample out of range is read back once to say where.
+  bool read_into(std::span<std::byte> dst) override {
+    check_destination(dst);
+    if (!next_frame_header()) return false;
+    const auto r = reader_.read(file_.get(), regular_, dst, format_);
+    if (r.error) throw error(errc::io, where() + ": read error: " + std::strerror(r.error));
+    if (r.bytes != dst.size()) throw truncated(r.bytes);
+    if (r.out_of_range) check_samples(packed_view(format_, dst.data()));
     ++frames_;
     return true;
   }
@@ -179,6 +190,8 @@ class y4m_reader final : public frame_source {
     return true;
   }
 
+  void read_in_parallel(executor* ex, unsigned width) override { reader_.set_parallel({ex, width}); }
+
  private:
   [[nodiscard]] std::string where() const { return path_ + ": frame " + std::to_string(frames_); }
   [[nodiscard]] error truncated(std::size_t got) const {
@@ -187,9 +200,17 @@ class y4m_reader final : public frame_source {
                                       "; the file ends early)");
   }
 
+  // The frame's samples after its header, into `dst` (frame_bytes()), checked.
+  void read_body(std::span<std::byte> dst) {
+    const std::size_t got = std::fread(dst.data(), 1, dst.size(), file_.get());
+    if (got != dst.size()) throw truncated(got);
+    check_samples(packed_view(format_, dst.data()));
+    ++frames_;
+  }
+
   // Checks a frame's samples against the declared bit depth (the metrics assume they fit).
-  void check_samples(const picture& pic) const {
-    if (const auto bad = find_sample_out_of_range(pic.view()))
+  void check_samples(const picture_view& v) const {
+    if (const auto bad = find_sample_out_of_range(v))
       throw error(errc::bad_input, where() + ": " + describe(*bad, format_.bit_depth) +
                                        " (the header's bit depth is wrong, or the file is corrupt)");
   }
@@ -205,7 +226,7 @@ class y4m_reader final : public frame_source {
     }
     pic.reset(format_);
     std::memcpy(pic.bytes().data(), data.data(), need);
-    check_samples(pic);
+    check_samples(pic.view());
     ++frames_;
   }
 
@@ -259,6 +280,7 @@ class y4m_reader final : public frame_source {
   std::uint64_t header_bytes_ = 0;
   picture_format format_{};
   std::size_t frames_ = 0;
+  detail::frame_reader reader_;  // read_into's
 };
 
 }  // namespace vqm::io

@@ -7,13 +7,17 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "vqm/error.hpp"
 #include "vqm/io/file.hpp"
 #include "vqm/io/frame_source.hpp"
 #include "vqm/io/limits.hpp"
+#include "vqm/io/read_frame.hpp"
 #include "vqm/picture.hpp"
 
 namespace vqm::io {
@@ -46,15 +50,18 @@ class yuv_reader final : public frame_source {
     if (frames_ == frames_total_) return false;
     // A moved-from picture keeps its format but not its samples: check both.
     if (!(pic.format() == format_) || pic.bytes().size() != format_.frame_bytes()) pic.reset(format_);
-    const auto bytes = pic.bytes();
-    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file_.get());
-    if (got != bytes.size())  // the file shrank while we read it
-      throw error(errc::io, path_ + ": frame " + std::to_string(frames_) + ": short read (" + std::to_string(got) +
-                                " of " + std::to_string(bytes.size()) + " bytes)");
-    // The metrics assume every sample fits the bit depth given with -b.
-    if (const auto bad = find_sample_out_of_range(pic.view()))
-      throw error(errc::bad_input, path_ + ": frame " + std::to_string(frames_) + ": " + describe(*bad, format_.bit_depth) +
-                                       " (check the bit depth given for it, or the file is corrupt)");
+    read_body(pic.bytes());
+    return true;
+  }
+
+  // `dst` is only written (detail::read_frame); a frame with a sample out of range is read back once.
+  bool read_into(std::span<std::byte> dst) override {
+    check_destination(dst);
+    if (frames_ == frames_total_) return false;
+    const auto r = reader_.read(file_.get(), true, dst, format_);
+    if (r.error) throw error(errc::io, path_ + ": frame " + std::to_string(frames_) + ": read error: " + std::strerror(r.error));
+    if (r.bytes != dst.size()) throw short_read(r.bytes, dst.size());
+    if (r.out_of_range) check_samples(dst);
     ++frames_;
     return true;
   }
@@ -67,12 +74,33 @@ class yuv_reader final : public frame_source {
     return true;
   }
 
+  void read_in_parallel(executor* ex, unsigned width) override { reader_.set_parallel({ex, width}); }
+
  private:
+  void read_body(std::span<std::byte> bytes) {
+    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file_.get());
+    if (got != bytes.size()) throw short_read(got, bytes.size());
+    check_samples(bytes);
+    ++frames_;
+  }
+  // The file shrank while we read it.
+  [[nodiscard]] error short_read(std::size_t got, std::size_t want) const {
+    return error(errc::io, path_ + ": frame " + std::to_string(frames_) + ": short read (" + std::to_string(got) + " of " +
+                               std::to_string(want) + " bytes)");
+  }
+  // The metrics assume every sample fits the bit depth given with -b.
+  void check_samples(std::span<const std::byte> bytes) const {
+    if (const auto bad = find_sample_out_of_range(packed_view(format_, bytes.data())))
+      throw error(errc::bad_input, path_ + ": frame " + std::to_string(frames_) + ": " + describe(*bad, format_.bit_depth) +
+                                       " (check the bit depth given for it, or the file is corrupt)");
+  }
+
   std::string path_;
   file_ptr file_;
   picture_format format_;
   std::size_t frames_total_ = 0;
   std::size_t frames_ = 0;
+  detail::frame_reader reader_;  // read_into's
 };
 
 }  // namespace vqm::io
