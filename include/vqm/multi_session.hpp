@@ -76,18 +76,12 @@ class multi_session {
   [[nodiscard]] std::size_t frames_pushed() const noexcept { return sessions_.front()->frames_pushed(); }
 
   // Records frame i of the reference against frame i of every distorted (dis[k]: distorted k).
-  void push(const picture_view& ref, std::span<const picture_view> dis) {
-    if (dis.size() != sessions_.size())
-      throw error(errc::invalid_argument, "multi_session::push: " + std::to_string(dis.size()) + " distorted pictures for " +
-                                              std::to_string(sessions_.size()) + " streams");
-    if constexpr (shares_reference<B>) {
-      if (ring_ && ring_->fits(ref)) {
-        const auto shared = ring_->put(ref);
-        for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(shared, dis[k]);
-        return;
-      }
-    }
-    for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(ref, dis[k]);
+  void push(const picture_view& ref, std::span<const picture_view> dis) { push_pictures(ref, dis); }
+  // Pictures of the backend's own kind (vulkan::gpu_picture: GPU-resident or host_picture input) for the
+  // distorted, and for the reference when it is not a host view (a host view is still uploaded once).
+  template <class R, class D>
+  void push(const R& ref, std::span<const D> dis) {
+    push_pictures(ref, dis);
   }
 
   // Waits for every frame in flight of every distorted, also when one fails (then rethrows the first
@@ -114,6 +108,21 @@ class multi_session {
   }
 
  private:
+  template <class R, class D>
+  void push_pictures(const R& ref, std::span<const D> dis) {
+    if (dis.size() != sessions_.size())
+      throw error(errc::invalid_argument, "multi_session::push: " + std::to_string(dis.size()) + " distorted pictures for " +
+                                              std::to_string(sessions_.size()) + " streams");
+    if constexpr (shares_reference<B> && std::convertible_to<const R&, picture_view>) {
+      if (ring_ && ring_->fits(picture_view(ref))) {
+        const auto shared = ring_->put(picture_view(ref));
+        for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(shared, dis[k]);
+        return;
+      }
+    }
+    for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(ref, dis[k]);
+  }
+
   typename detail::reference_ring_of<B>::type ring_{};  // before sessions_: outlives their frames
   std::vector<std::unique_ptr<session<B>>> sessions_;  // not movable once frames refer to their metrics
 };

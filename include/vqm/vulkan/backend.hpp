@@ -29,6 +29,7 @@
 #include "vqm/vulkan/engines.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/gpu_picture.hpp"
+#include "vqm/vulkan/host_picture.hpp"
 #include "vqm/vulkan/program.hpp"
 #include "vqm/vulkan/reference_ring.hpp"
 
@@ -92,6 +93,12 @@ class Vulkan : public vulkan::engines {
   // put(ref) gives the gpu_picture to push; `entries` ≥ the readers' frames in flight + 1.
   [[nodiscard]] std::unique_ptr<vulkan::reference_ring> reference_ring(const picture_format& f, std::size_t entries) {
     return std::make_unique<vulkan::reference_ring>(*ctx_, f, entries, host_uploaded_);
+  }
+  // Host memory a frame is read or decoded into and pushed from as host_picture::gpu(), so that its pixels
+  // are not copied on the host (vulkan/host_picture.hpp; the CLI reads Y4M/raw frames into these).
+  [[nodiscard]] vulkan::host_picture host_picture(const picture_format& f,
+                                                  vulkan::host_access a = vulkan::host_access::write) const {
+    return {*ctx_, f, a};
   }
   // Bytes of pictures copied from host memory for the GPU so far (frame slots and reference rings).
   [[nodiscard]] std::uint64_t host_bytes_uploaded() const noexcept { return host_uploaded_; }

@@ -52,6 +52,11 @@ struct gpu_picture {
   std::uint32_t wait_count = 0;
   // Signalled by the frame's submission once it has completed (the planes may then be rewritten).
   gpu_semaphore signal{};
+  // The planes are host-visible buffers only the host wrote, before the frame's submission (host_picture
+  // sets it; with record(), before the caller's submission): the submission makes the writes visible, so
+  // the copies wait for no earlier GPU work (without it, and without wait semaphores, they wait for all
+  // earlier work on the queue). Never set it for memory the GPU writes.
+  bool host_written = false;
   // libvmaf's floor chroma for odd sizes (compat::libvmaf), set by with_chroma_rounding.
   chroma_rounding rounding = chroma_rounding::ceil;
 };
@@ -79,11 +84,13 @@ inline void check_gpu_picture(const gpu_picture& g, VkDevice device) {
   if (g.wait_count > gpu_picture::max_waits) fail("wait_count above max_waits (" + std::to_string(gpu_picture::max_waits) + ")");
   for (std::uint32_t i = 0; i < g.wait_count; ++i)
     if (!g.wait[i].semaphore) fail("wait semaphore " + std::to_string(i) + " is null (lower wait_count)");
+  if (g.host_written && g.wait_count > 0) fail("host_written with wait semaphores (host writes need none)");
   const std::uint64_t bps = g.format.bytes_per_sample();
   for (int p = 0; p < g.format.stored_planes(); ++p) {
     const gpu_plane& pl = g.planes[p];
     const std::string name = "plane " + std::to_string(p);
     if ((pl.buffer != VK_NULL_HANDLE) == (pl.image != VK_NULL_HANDLE)) fail(name + " needs exactly one of buffer and image");
+    if (g.host_written && pl.image) fail(name + " is an image: host_written is for host-visible buffers (host_picture)");
     if (pl.buffer && pl.row_pitch < std::uint64_t{g.format.stored_width(p)} * bps)
       fail(name + " row_pitch " + std::to_string(pl.row_pitch) + " is below one row (" +
            std::to_string(std::uint64_t{g.format.stored_width(p)} * bps) + " bytes)");

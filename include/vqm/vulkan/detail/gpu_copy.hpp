@@ -27,20 +27,24 @@ class gpu_copier {
   void record(VkCommandBuffer cb, const frame_layout& l, const std::array<const gpu_picture*, 2>& pics, int planes,
               VkBuffer input) {
     const auto& fn = ctx_.fn();
-    bool waited = false;
+    bool waited = false, gpu_written = false;
     before_.clear();
     after_.clear();
     for (const auto* g : pics) {
       if (!g) continue;
       waited = waited || g->wait_count > 0;
+      gpu_written = gpu_written || !g->host_written;
       for (int p = 0; p < g->format.stored_planes(); ++p) add_transition(g->planes[p]);
     }
     // With semaphores the wait's stage (TRANSFER) chains the caller's writes; without, they were submitted
-    // earlier on this queue and any stage may have written them.
+    // earlier on this queue and any stage may have written them. Host writes (host_picture) were made
+    // visible by the submission itself: no barrier, so the copies may run beside the frames before (the
+    // slot's input they write was last read by a frame whose fence has been waited for).
     const VkPipelineStageFlags src = waited ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_MEMORY_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
-    fn.vkCmdPipelineBarrier(cb, src, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr,
-                            static_cast<std::uint32_t>(before_.size()), before_.data());
+    if (gpu_written || !before_.empty())
+      fn.vkCmdPipelineBarrier(cb, src, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, gpu_written ? 1 : 0, &mb, 0, nullptr,
+                              static_cast<std::uint32_t>(before_.size()), before_.data());
     for (int pic = 0; pic < 2; ++pic) {
       const gpu_picture* g = pics[pic];
       if (!g) continue;
