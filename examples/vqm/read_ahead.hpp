@@ -4,11 +4,15 @@
 // rule); the readers run up to `ahead` frames beyond the frame the loop asks for.
 //
 //   read_ahead in(ref, dis, session.depth(), read_ahead::default_ahead, frame_cnt);
-//   for (const picture *r, *d; in.next(r, d);) session.push(*r, *d);
+//   for (picture_view r, d; in.next(r, d);) session.push(r, d);
 //   if (in.ended_first() != read_ahead::input::none) ...  // frame counts differ
 //
 // Several distorted inputs (one reference, many distorted): read_ahead in(ref, {&a, &b}, ...) and
-// next(ref, dis) with a vector of pictures, one per distorted; the reference is read once per frame.
+// next(ref, dis) with a vector of views, one per distorted; the reference is read once per frame.
+//
+// Caller's memory: with `memory` (per input, ring_size() spans of the input's frame_bytes()), frames are
+// read with frame_source::read_into straight into it (Vulkan host_pictures: no host copy before the
+// GPU's); slot() says which span the frame handed out last is in.
 //
 // A reader's exception reaches next() as the same exception, after the frames read before it.
 #pragma once
@@ -19,9 +23,12 @@
 #include <exception>
 #include <mutex>
 #include <span>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "vqm/error.hpp"
 #include "vqm/io/frame_source.hpp"
 #include "vqm/picture.hpp"
 
@@ -32,18 +39,34 @@ class read_ahead {
   enum class input { none, reference, distorted };
   static constexpr std::size_t default_ahead = 2;
 
+  using memory = std::vector<std::vector<std::span<std::byte>>>;  // [input][slot]: the reference, then each distorted
+
+  [[nodiscard]] static constexpr std::size_t ring_size(std::size_t depth, std::size_t ahead) noexcept {
+    return depth + 1 + ahead;
+  }
+
   // `depth`: the frames the consumer keeps in flight after pushing (session::depth()). `frame_cnt`:
   // pairs to read at most (0: all); the readers read no frame past it. The sources must outlive this
   // object and must not be used elsewhere until next() has returned false or this object is gone.
   read_ahead(io::frame_source& ref, io::frame_source& dis, std::size_t depth, std::size_t ahead = default_ahead,
-             std::size_t frame_cnt = 0)
-      : read_ahead(ref, std::span<io::frame_source* const>(std::array{&dis}), depth, ahead, frame_cnt) {}
+             std::size_t frame_cnt = 0, memory mem = {})
+      : read_ahead(ref, std::span<io::frame_source* const>(std::array{&dis}), depth, ahead, frame_cnt, std::move(mem)) {}
   read_ahead(io::frame_source& ref, std::span<io::frame_source* const> dis, std::size_t depth,
-             std::size_t ahead = default_ahead, std::size_t frame_cnt = 0)
-      : size_(depth + 1 + ahead), depth_(depth), frame_cnt_(frame_cnt), sides_(1 + dis.size()) {
+             std::size_t ahead = default_ahead, std::size_t frame_cnt = 0, memory mem = {})
+      : size_(ring_size(depth, ahead)), depth_(depth), frame_cnt_(frame_cnt), sides_(1 + dis.size()) {
     sides_[0].src = &ref;
     for (std::size_t k = 0; k < dis.size(); ++k) sides_[1 + k].src = dis[k];
-    for (auto& s : sides_) s.ring.resize(size_);  // pictures take their format on their first read
+    if (!mem.empty() && mem.size() != sides_.size())
+      throw error(errc::invalid_argument, "read_ahead: memory for " + std::to_string(mem.size()) + " of " +
+                                              std::to_string(sides_.size()) + " inputs");
+    for (std::size_t k = 0; k < mem.size(); ++k) {
+      if (mem[k].size() != size_)
+        throw error(errc::invalid_argument, "read_ahead: " + std::to_string(mem[k].size()) + " spans for a ring of " +
+                                                std::to_string(size_));
+      sides_[k].memory = std::move(mem[k]);
+    }
+    for (auto& s : sides_)
+      if (s.memory.empty()) s.ring.resize(size_);  // pictures take their format on their first read
     try {
       for (auto& s : sides_) s.thread = std::thread([this, &s] { read_loop(s); });
     } catch (...) {
@@ -61,11 +84,9 @@ class read_ahead {
   // skip(), so both sources' frames_read() count their whole files). Rethrows a reader's exception at
   // the frame that failed: the reference's first, as reading the reference then the distorted would.
   // After false the reader threads are joined and the sources are the caller's again.
-  bool next(const picture*& ref, const picture*& dis) {
-    return next(ref, std::span<const picture*>(&dis, 1));
-  }
+  bool next(picture_view& ref, picture_view& dis) { return next(ref, std::span<picture_view>(&dis, 1)); }
   // Several distorted: dis[k] is distorted k's picture (dis.size() == the distorted inputs).
-  bool next(const picture*& ref, std::span<const picture*> dis) {
+  bool next(picture_view& ref, std::span<picture_view> dis) {
     if (done_) return false;
     std::unique_lock lock(mutex_);
     const std::size_t c = handed_;
@@ -87,8 +108,9 @@ class read_ahead {
         std::rethrow_exception(s.error);
       }
     if (all([&](const side& s) { return s.count > c; })) {
-      ref = &r.ring[c % size_];
-      for (std::size_t k = 0; k < dis.size(); ++k) dis[k] = &sides_[1 + k].ring[c % size_];
+      slot_ = c % size_;
+      ref = r.view(slot_);
+      for (std::size_t k = 0; k < dis.size(); ++k) dis[k] = sides_[1 + k].view(slot_);
       ++handed_;
       return true;
     }
@@ -117,12 +139,18 @@ class read_ahead {
   [[nodiscard]] input ended_first() const noexcept { return ended_first_; }
   // Pictures per input in the ring: depth + 1 + ahead.
   [[nodiscard]] std::size_t ring_size() const noexcept { return size_; }
+  // The ring slot of the frame next() handed out last (its memory span's index).
+  [[nodiscard]] std::size_t slot() const noexcept { return slot_; }
 
  private:
   enum class status { reading, ended, limit, failed };  // ended: a clean end; limit: frame_cnt
   struct side {
     io::frame_source* src = nullptr;
-    std::vector<picture> ring;
+    std::vector<picture> ring;                 // pictures of our own, or
+    std::vector<std::span<std::byte>> memory;  // the caller's memory, read into in place
+    [[nodiscard]] picture_view view(std::size_t i) const {
+      return memory.empty() ? ring[i].view() : packed_view(src->format(), memory[i].data());
+    }
     std::thread thread;
     std::size_t count = 0;  // frames read into the ring
     status st = status::reading;
@@ -141,7 +169,7 @@ class read_ahead {
       }
       bool ok = false;
       try {
-        ok = s.src->read(s.ring[k % size_]);
+        ok = s.memory.empty() ? s.src->read(s.ring[k % size_]) : s.src->read_into(s.memory[k % size_]);
       } catch (...) {
         std::lock_guard lock(mutex_);
         return finish(s, status::failed, std::current_exception());
@@ -177,6 +205,7 @@ class read_ahead {
   std::condition_variable data_;   // the consumer waits for a frame, an end or an error
   std::size_t released_ = 0;       // frames below this are no longer in flight
   std::size_t handed_ = 0;         // frames handed out by next()
+  std::size_t slot_ = 0;
   bool stop_ = false;
   bool done_ = false;
   input ended_first_ = input::none;

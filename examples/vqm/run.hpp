@@ -3,11 +3,14 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,6 +21,7 @@
 #include "vqm/io/bit_depth.hpp"
 #include "vqm/io/frame_source.hpp"
 #include "vqm/multi_session.hpp"
+#include "vqm/thread_pool.hpp"
 #include "vqm/vqm.hpp"
 
 namespace vqm::cli {
@@ -104,7 +108,91 @@ inline void check_same_format(const io::frame_source& ref, const io::frame_sourc
   return notes;
 }
 
+// A backend whose frames read host memory of its own in place (vqm::Vulkan's host_picture): the inputs are
+// read straight into it, so a frame's pixels are copied once on the host (by the read) instead of twice.
+template <class B>
+concept reads_host_pictures = requires(const B& b, const picture_format& f) {
+  { b.host_picture(f).bytes() } -> std::same_as<std::span<std::byte>>;
+  b.host_picture(f).flush();
+  { b.host_picture(f).device_local() } -> std::same_as<bool>;
+  b.begin_frame(b.host_picture(f).gpu(), b.host_picture(f).gpu());
+};
+
 namespace detail {
+// The read-ahead ring's memory on such a backend: [input][slot] pictures (none on other backends, or when
+// the backend cannot allocate them: the ring then holds pictures of its own and frames are uploaded).
+template <class B>
+class host_pictures {
+ public:
+  host_pictures(B&, io::frame_source&, std::span<io::frame_source* const>, std::size_t) {}
+  [[nodiscard]] bool empty() const noexcept { return true; }
+  [[nodiscard]] read_ahead::memory spans() const { return {}; }
+};
+
+template <reads_host_pictures B>
+class host_pictures<B> {
+ public:
+  // Written only (the readers check samples on the way): VRAM behind a resizable BAR where there is one.
+  // With several distorted, a reference in host memory is read back by the shared upload: cached memory.
+  host_pictures(B& b, io::frame_source& ref, std::span<io::frame_source* const> dis, std::size_t slots) {
+    try {
+      pics_.resize(1 + dis.size());
+      for (std::size_t k = 0; k < pics_.size(); ++k) {
+        const auto& f = (k ? dis[k - 1] : &ref)->format();
+        pics_[k].push_back(b.host_picture(f));
+        const bool read_back = k == 0 && dis.size() > 1 && !pics_[k].front().device_local();
+        if (read_back) pics_[k].back() = b.host_picture(f, picture_type::access::read_write);
+        while (pics_[k].size() < slots)
+          pics_[k].push_back(b.host_picture(f, read_back ? picture_type::access::read_write : picture_type::access::write));
+      }
+    } catch (const error&) {
+      pics_.clear();  // e.g. out of host-visible memory: upload from pictures of the ring's own
+      return;
+    }
+    // One thread's read into PCIe-mapped memory is slower than the GPU scores: each input's frames are
+    // read in up to 4 parts at once (Y4M and raw files), on a pool of the cores the readers leave.
+    sources_.push_back(&ref);
+    sources_.insert(sources_.end(), dis.begin(), dis.end());
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned width = std::clamp<unsigned>(cores / static_cast<unsigned>(sources_.size()), 1, 4);
+    if (width < 2) return;
+    pool_.emplace((width - 1) * static_cast<unsigned>(sources_.size()), thread_start::as_many_as_possible);
+    for (auto* s : sources_) s->read_in_parallel(&*pool_, width);
+  }
+  ~host_pictures() {
+    for (auto* s : sources_) s->read_in_parallel(nullptr, 1);  // the pool goes first
+  }
+  host_pictures(const host_pictures&) = delete;
+  host_pictures& operator=(const host_pictures&) = delete;
+  [[nodiscard]] bool empty() const noexcept { return pics_.empty(); }
+  [[nodiscard]] read_ahead::memory spans() const {
+    read_ahead::memory m(pics_.size());
+    for (std::size_t k = 0; k < pics_.size(); ++k)
+      for (const auto& p : pics_[k]) m[k].push_back(p.bytes());
+    return m;
+  }
+  // Pushes slot `i`'s frame, the distorted as GPU pictures; the reference too with one distorted or when it
+  // is in VRAM (each distorted's frame copies it on the device), else its host view (multi_session then
+  // uploads it once for all).
+  template <class S>
+  void push(S& sc, std::size_t i, const picture_view& ref) {
+    for (auto& side : pics_) side[i].flush();
+    gpu_.clear();
+    for (std::size_t k = 1; k < pics_.size(); ++k) gpu_.push_back(pics_[k][i].gpu());
+    const std::span<const gpu_type> d(gpu_);
+    if (gpu_.size() == 1 || pics_[0][i].device_local()) sc.push(pics_[0][i].gpu(), d);
+    else sc.push(ref, d);
+  }
+
+ private:
+  using picture_type = decltype(std::declval<B&>().host_picture(picture_format{}));
+  using gpu_type = decltype(std::declval<const picture_type&>().gpu());
+  std::vector<std::vector<picture_type>> pics_;
+  std::vector<gpu_type> gpu_;
+  std::vector<io::frame_source*> sources_;  // reading in parts on pool_
+  std::optional<thread_pool> pool_;
+};
+
 // "4 frames", or "4 frames after --frame_skip_ref 2" when frames were skipped.
 [[nodiscard]] inline std::string frames_left(std::size_t n, std::size_t skipped, const char* flag) {
   return skipped ? fmt::format("{} frames after {} {}", n, flag, skipped) : fmt::format("{} frames", n);
@@ -155,16 +243,22 @@ template <Backend B>
 
   detail::skip_frames(ref, skip_ref, "reference", "--frame_skip_ref");
   for (auto* d : dis) detail::skip_frames(*d, skip_dis, "distorted", "--frame_skip_dist");
-  // Every input read on a thread of its own, ahead of the session, into pictures `input` owns: frames
-  // in flight read from them, so it outlives the drain below (declared outside the try).
-  read_ahead input(ref, dis, depth, read_ahead::default_ahead, cfg.frame_cnt);
+  // Every input read on a thread of its own, ahead of the session, into pictures `input` owns or, on a
+  // backend that reads host memory in place, straight into that memory: frames in flight read from them,
+  // so both outlive the drain below (declared outside the try).
+  const std::size_t ahead = read_ahead::default_ahead;
+  detail::host_pictures<B> host(backend, ref, dis, read_ahead::ring_size(depth, ahead));
+  read_ahead input(ref, dis, depth, ahead, cfg.frame_cnt, host.spans());
   try {
     std::size_t i = 0;
-    std::vector<const picture*> pd(dis.size());
     std::vector<picture_view> views(dis.size());
-    for (const picture* pr = nullptr; input.next(pr, std::span<const picture*>(pd));) {
-      for (std::size_t k = 0; k < pd.size(); ++k) views[k] = pd[k]->view();
-      sc->push(pr->view(), views);
+    for (picture_view pr; input.next(pr, std::span<picture_view>(views));) {
+      if constexpr (reads_host_pictures<B>) {
+        if (!host.empty()) host.push(*sc, input.slot(), pr);
+        else sc->push(pr, views);
+      } else {
+        sc->push(pr, views);
+      }
       prog.update(++i);
     }
     if (input.ended_first() != read_ahead::input::none) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,13 +29,15 @@ std::uint8_t sample(std::size_t index, std::size_t pos, unsigned salt) {
   return static_cast<std::uint8_t>(index * 31 + pos * 7 + salt);
 }
 
-// True when `pic` holds frame `index` of the input salted `salt`.
-bool holds(const picture& pic, std::size_t index, unsigned salt) {
-  const auto b = pic.bytes();
-  if (!(pic.format() == small) || b.size() != small.frame_bytes()) return false;
-  for (std::size_t j = 0; j < b.size(); ++j)
-    if (static_cast<std::uint8_t>(b[j]) != sample(index, j, salt)) return false;
-  return true;
+// True when `v` holds frame `index` of the input salted `salt` (sample j of the frame as files store it).
+bool holds(const vqm::picture_view& v, std::size_t index, unsigned salt) {
+  if (!(v.format == small)) return false;
+  std::size_t j = 0;
+  for (int p = 0; p < small.stored_planes(); ++p)
+    for (std::uint32_t y = 0; y < v.planes[p].height; ++y)
+      for (std::uint32_t x = 0; x < v.planes[p].width; ++x, ++j)
+        if (v.planes[p].row<std::uint8_t>(y)[x] != sample(index, j, salt)) return false;
+  return j == small.frame_bytes();
 }
 
 struct fake_config {
@@ -113,16 +116,16 @@ struct pair_of_inputs {
 // (still in flight in a session) hold their samples, sleeping first to give a wrong reader time to
 // overwrite them. Returns the frames handed out.
 std::size_t consume(read_ahead& in, std::size_t depth, int sleep_us = 0, std::mt19937* rng = nullptr) {
-  std::vector<std::pair<const picture*, const picture*>> got;
-  const picture *r = nullptr, *d = nullptr;
+  std::vector<std::pair<vqm::picture_view, vqm::picture_view>> got;
+  vqm::picture_view r, d;
   while (in.next(r, d)) {
     got.emplace_back(r, d);
     const std::size_t c = got.size() - 1;
     if (sleep_us > 0)
       std::this_thread::sleep_for(std::chrono::microseconds(rng ? (*rng)() % static_cast<unsigned>(sleep_us) : sleep_us));
     for (std::size_t j = c > depth ? c - depth : 0; j <= c; ++j) {
-      EXPECT_TRUE(holds(*got[j].first, j, ref_salt)) << "reference frame " << j << " at frame " << c;
-      EXPECT_TRUE(holds(*got[j].second, j, dis_salt)) << "distorted frame " << j << " at frame " << c;
+      EXPECT_TRUE(holds(got[j].first, j, ref_salt)) << "reference frame " << j << " at frame " << c;
+      EXPECT_TRUE(holds(got[j].second, j, dis_salt)) << "distorted frame " << j << " at frame " << c;
     }
   }
   return got.size();
@@ -142,9 +145,49 @@ TEST(read_ahead, order_and_content_for_each_depth_and_ahead) {
       // The ring is reused: one buffer per slot, each allocated once.
       EXPECT_LE(io.ref.resets, in.ring_size());
       EXPECT_LE(io.dis.buffers.size(), in.ring_size());
-      const picture *r = nullptr, *d = nullptr;
+      vqm::picture_view r, d;
       EXPECT_FALSE(in.next(r, d));  // and stays at the end
     }
+}
+
+// With the caller's memory (Vulkan host pictures in the CLI), frames are read into it, slot() names the
+// span, and the in-flight rule holds there too.
+TEST(read_ahead, reads_into_the_callers_memory) {
+  for (std::size_t depth : {1u, 3u}) {
+    SCOPED_TRACE("depth " + std::to_string(depth));
+    const std::size_t ahead = 2, n = read_ahead::ring_size(depth, ahead);
+    std::vector<std::vector<std::byte>> store(2 * n, std::vector<std::byte>(small.frame_bytes()));
+    read_ahead::memory mem(2);
+    for (std::size_t k = 0; k < n; ++k) {
+      mem[0].emplace_back(store[k]);
+      mem[1].emplace_back(store[n + k]);
+    }
+    {
+      pair_of_inputs io(frames(25), frames(25));
+      read_ahead in(io.ref, io.dis, depth, ahead, 0, mem);
+      EXPECT_EQ(consume(in, depth, 200), 25u);
+    }
+    pair_of_inputs io(frames(25), frames(25));
+    read_ahead in(io.ref, io.dis, depth, ahead, 0, mem);
+    vqm::picture_view r, d;
+    for (std::size_t c = 0; in.next(r, d); ++c) {
+      ASSERT_LT(in.slot(), n);
+      EXPECT_EQ(r.planes[0].data, store[in.slot()].data());
+      EXPECT_EQ(d.planes[0].data, store[n + in.slot()].data());
+      EXPECT_TRUE(holds(r, c, ref_salt));
+      EXPECT_TRUE(holds(d, c, dis_salt));
+    }
+    EXPECT_EQ(io.ref.buffers.size(), 1u);  // the source's own scratch picture, copied into ours
+  }
+}
+
+TEST(read_ahead, callers_memory_of_the_wrong_shape_is_refused) {
+  pair_of_inputs io(frames(3), frames(3));
+  std::vector<std::byte> frame(small.frame_bytes());
+  read_ahead::memory one_input(1, std::vector<std::span<std::byte>>(read_ahead::ring_size(1, 0), frame));
+  EXPECT_THROW(read_ahead(io.ref, io.dis, 1, 0, 0, one_input), vqm::error);
+  read_ahead::memory short_ring(2, std::vector<std::span<std::byte>>(1, frame));
+  EXPECT_THROW(read_ahead(io.ref, io.dis, 1, 0, 0, short_ring), vqm::error);
 }
 
 // The readers stop exactly `ahead` frames past the frame asked for, once the ring has gone round.
@@ -152,7 +195,7 @@ TEST(read_ahead, readers_run_exactly_ahead) {
   const std::size_t depth = 2, ahead = 2;
   pair_of_inputs io(frames(100), frames(100));
   read_ahead in(io.ref, io.dis, depth, ahead);
-  const picture *r = nullptr, *d = nullptr;
+  vqm::picture_view r, d;
   auto settle = [&](std::size_t want) {
     const auto until = clock_type::now() + std::chrono::seconds(10);
     while ((io.ref.reads < want || io.dis.reads < want) && clock_type::now() < until)
@@ -164,7 +207,7 @@ TEST(read_ahead, readers_run_exactly_ahead) {
   settle(in.ring_size());  // before the first next(): every slot is free
   for (std::size_t c = 0; c < 8; ++c) {
     ASSERT_TRUE(in.next(r, d));
-    EXPECT_TRUE(holds(*r, c, ref_salt));
+    EXPECT_TRUE(holds(r, c, ref_salt));
     const std::size_t released = c > depth ? c - depth : 0;  // frames c - depth .. c are in flight
     settle(released + in.ring_size());
   }
@@ -213,11 +256,11 @@ TEST(read_ahead, an_error_arrives_after_the_frames_before_it) {
           pair_of_inputs io(on_ref ? bad : good, on_ref ? good : bad);
           read_ahead in(io.ref, io.dis, depth, ahead);
           std::size_t delivered = 0;
-          const picture *r = nullptr, *d = nullptr;
+          vqm::picture_view r, d;
           try {
             for (; in.next(r, d); ++delivered) {
-              EXPECT_TRUE(holds(*r, delivered, ref_salt));
-              EXPECT_TRUE(holds(*d, delivered, dis_salt));
+              EXPECT_TRUE(holds(r, delivered, ref_salt));
+              EXPECT_TRUE(holds(d, delivered, dis_salt));
             }
             ADD_FAILURE() << "no error";
           } catch (const vqm::error& e) {
@@ -299,7 +342,7 @@ TEST(read_ahead, destruction_while_readers_wait_is_prompt) {
   for (std::size_t taken : {0u, 1u, 5u}) {
     pair_of_inputs io(frames(1000), frames(1000));
     auto in = std::make_unique<read_ahead>(io.ref, io.dis, 2, 2);
-    const picture *r = nullptr, *d = nullptr;
+    vqm::picture_view r, d;
     for (std::size_t i = 0; i < taken; ++i) ASSERT_TRUE(in->next(r, d));
     const auto until = clock_type::now() + std::chrono::seconds(10);
     while ((io.ref.reads < in->ring_size() || io.dis.reads < in->ring_size()) && clock_type::now() < until)
@@ -315,7 +358,7 @@ TEST(read_ahead, destruction_during_slow_reads_and_after_an_error) {
   {  // readers inside read(): their reads finish, then they stop
     pair_of_inputs io(frames(1000).sleeping(20000), frames(1000).sleeping(20000));
     auto in = std::make_unique<read_ahead>(io.ref, io.dis, 1, 1);
-    const picture *r = nullptr, *d = nullptr;
+    vqm::picture_view r, d;
     ASSERT_TRUE(in->next(r, d));
     const auto t0 = clock_type::now();
     in.reset();
@@ -345,7 +388,7 @@ TEST(read_ahead, stress_with_random_delays) {
     pair_of_inputs io(rc, dc);
     read_ahead in(io.ref, io.dis, depth, ahead);
     if (kind == 3) {
-      const picture *r = nullptr, *d = nullptr;
+      vqm::picture_view r, d;
       for (std::size_t i = 0; i < fail_at; ++i) ASSERT_TRUE(in.next(r, d));
       continue;  // destroyed with readers running
     }
