@@ -13,7 +13,8 @@
 // ring of depth() + 1 device-resident copies (vulkan/reference_ring.hpp: every plane, one small
 // submission), which each distorted's frame then copies on the device into its own input like any
 // GPU-resident picture; its upload is ordered before those frames by a timeline semaphore (submission
-// order on a device without). What is not: each distorted has its own session (metrics, partials, temporal
+// order on a device without). A reference the caller already has in device-readable memory (a vulkan::host_picture
+// in VRAM, any gpu_picture) is pushed as it is to every distorted's frame instead (push's template). What is not: each distorted has its own session (metrics, partials, temporal
 // state), so the per-frame work that depends on the reference alone — its device copy into each frame's
 // input, a semi-planar reference's unpack, the reference-only parts of the kernels (VIF's and SSIM's
 // reference statistics, ADM's reference decomposition, motion's blurred reference history) — is done once
