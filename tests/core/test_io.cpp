@@ -202,14 +202,17 @@ TEST_F(io_files, read_into_gives_what_read_gives) {
     yuv_reader ra(raw_path, f), rb(raw_path, f);
     b.read_in_parallel(ex, 4);
     rb.read_in_parallel(ex, 4);
-    for (auto [x, y] : {std::pair<frame_source*, frame_source*>{&a, &b}, {&ra, &rb}}) {
+    for (const auto& pair : {std::pair<frame_source*, frame_source*>{&a, &b}, {&ra, &rb}}) {
+      frame_source *x = pair.first, *y = pair.second;  // plain names: lambdas below capture them
       picture p;
       std::vector<std::byte> mem(f.frame_bytes());
       std::size_t n = 0;
       for (bool more = true; more; ++n) {
         more = x->read(p);
         ASSERT_EQ(y->read_into(mem), more);
-        if (more) EXPECT_TRUE(std::equal(mem.begin(), mem.end(), p.bytes().begin())) << "frame " << n;
+        if (more) {
+          EXPECT_TRUE(std::equal(mem.begin(), mem.end(), p.bytes().begin())) << "frame " << n;
+        }
       }
       EXPECT_EQ(y->frames_read(), 3u);
       std::vector<std::byte> wrong(f.frame_bytes() + 2);
@@ -237,7 +240,8 @@ TEST_F(io_files, read_into_gives_what_read_gives) {
       r2.read_in_parallel(ex, 4);
       std::vector<std::pair<frame_source*, frame_source*>> readers{{&c1, &c2}};
       if (name != "short") readers.emplace_back(&r1, &r2);
-      for (auto [x, y] : readers) {
+      for (const auto& pair : readers) {
+        frame_source *x = pair.first, *y = pair.second;
         picture p;
         std::vector<std::byte> mem(f.frame_bytes());
         ASSERT_TRUE(x->read(p));

@@ -60,7 +60,9 @@ void check_pair(const std::vector<picture>& ref, const std::vector<picture>& dis
       r.push_back(w.host_picture(f, access));
       d.push_back(w.host_picture(f, access));
     }
-    if (access == vulkan::host_access::read_write) EXPECT_FALSE(r.front().device_local());
+    if (access == vulkan::host_access::read_write) {
+      EXPECT_FALSE(r.front().device_local());
+    }
     for (std::size_t i = 0; i < ref.size(); ++i) {
       const std::size_t k = i % r.size();  // frame i - depth - 1, its previous user, has completed
       fill(r[k], ref[i]);
