@@ -13,24 +13,28 @@
 // ring of depth() + 1 device-resident copies (vulkan/reference_ring.hpp: every plane, one small
 // submission), which each distorted's frame then copies on the device into its own input like any
 // GPU-resident picture; its upload is ordered before those frames by a timeline semaphore (submission
-// order on a device without). A reference the caller already has in device-readable memory (a vulkan::host_picture
-// in VRAM, any gpu_picture) is pushed as it is to every distorted's frame instead (push's template). What is not: each distorted has its own session (metrics, partials, temporal
-// state), so the per-frame work that depends on the reference alone — its device copy into each frame's
-// input, a semi-planar reference's unpack, the reference-only parts of the kernels (VIF's and SSIM's
-// reference statistics, ADM's reference decomposition, motion's blurred reference history) — is done once
-// per distorted. Those parts run inside kernels that read both pictures together; sharing them would split
-// every kernel and its partials, and the values must stay those of separate runs (they are: the frames
-// read the same bytes).
+// order on a device without). A reference already in device-readable memory (a vulkan::host_picture in
+// VRAM, any gpu_picture) is pushed as it is to every distorted's frame instead (push's template).
+// Features whose values depend on the reference alone (reference_only_feature: motion, VMAF's temporal
+// feature, with its blurred reference history) run in the first distorted's session only, and finish()
+// copies their columns into the other tables, when the other sessions keep a feature of their own.
+// What is not shared: the reference-only parts of the kernels that read both pictures (VIF's and SSIM's
+// reference statistics, ADM's reference decomposition, psnr_hvs's reference DCTs), a semi-planar
+// reference's unpack and each frame's device copy of the reference run once per distorted: those kernels
+// compute both pictures' terms in one pass, and splitting them would cost every separate run a second
+// pass and its partials a second layout.
 //
 // Frames in flight: each distorted's session keeps up to depth() frames in flight, all on the one
 // backend (on Vulkan its slots bound the GPU work, whatever N). Views passed to push() must stay valid
 // until depth() more pushes or finish() has returned, as with session.
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -64,8 +68,12 @@ class multi_session {
  public:
   multi_session(B& backend, const picture_format& f, const session_config& c, std::size_t distorted) {
     if (distorted == 0) throw error(errc::invalid_argument, "multi_session: no distorted stream");
+    // The reference-only features (motion) run in the first session only, when the others keep a feature.
+    const auto requests = feature_requests(c);
+    share_ = distorted > 1 && without_reference_only(requests).size() < requests.size() &&
+             !without_reference_only(requests).empty();
     sessions_.reserve(distorted);
-    for (std::size_t i = 0; i < distorted; ++i) sessions_.push_back(std::make_unique<session<B>>(backend, f, c));
+    for (std::size_t i = 0; i < distorted; ++i) sessions_.push_back(std::make_unique<session<B>>(backend, f, c, i == 0 || !share_));
     // An entry is rewritten depth() + 1 puts later: each session has waited for that frame by then.
     if constexpr (shares_reference<B>)
       if (distorted > 1) ring_ = backend.reference_ring(f, depth() + 1);
@@ -104,9 +112,17 @@ class multi_session {
     drain();
     std::vector<score_table> out;
     out.reserve(sessions_.size());
-    for (auto& s : sessions_) out.push_back(s->finish());
+    for (auto& s : sessions_) out.push_back(s->features());
+    for (std::size_t k = 1; k < out.size() && share_; ++k) out[k] = with_columns_of(out.front(), std::move(out[k]));
+    for (std::size_t k = 0; k < out.size(); ++k) sessions_[k]->complete(out[k]);
     return out;
   }
+
+  // Whether the reference-only features (motion) are computed once, in the first distorted's session, and
+  // their columns copied into the others' tables (values equal: they read the reference alone).
+  [[nodiscard]] bool shares_reference_only_features() const noexcept { return share_; }
+  // The per-frame outputs distorted k's session computes itself.
+  [[nodiscard]] const std::vector<std::string>& computed_names(std::size_t k) const { return sessions_.at(k)->feature_names(); }
 
  private:
   template <class R, class D>
@@ -124,6 +140,27 @@ class multi_session {
     for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(ref, dis[k]);
   }
 
+  // `own` in `full`'s column order, the columns it lacks (the reference-only features') taken from `full`:
+  // the table a session computing every feature would have given (same frames, same names).
+  [[nodiscard]] static score_table with_columns_of(const score_table& full, score_table own) {
+    if (own.frames != full.frames) throw error(errc::invalid_argument, "multi_session: distorted tables of other frames");
+    score_table t;
+    t.names = full.names;
+    t.frames = std::move(own.frames);
+    t.frames_pushed = own.frames_pushed;
+    std::vector<std::optional<std::size_t>> from(full.names.size());
+    for (std::size_t k = 0; k < full.names.size(); ++k) from[k] = own.find(full.names[k]);
+    t.rows.resize(full.rows.size());
+    for (std::size_t r = 0; r < full.rows.size(); ++r)
+      for (std::size_t k = 0; k < full.names.size(); ++k) t.rows[r].push_back(from[k] ? own.rows[r][*from[k]] : full.rows[r][k]);
+    for (const auto& a : full.aggregate) {
+      const auto mine = std::find_if(own.aggregate.begin(), own.aggregate.end(), [&](const auto& o) { return o.first == a.first; });
+      t.aggregate.emplace_back(a.first, mine != own.aggregate.end() ? mine->second : a.second);
+    }
+    return t;
+  }
+
+  bool share_ = false;  // the reference-only features run in sessions_[0] only
   typename detail::reference_ring_of<B>::type ring_{};  // before sessions_: outlives their frames
   std::vector<std::unique_ptr<session<B>>> sessions_;  // not movable once frames refer to their metrics
 };

@@ -69,4 +69,15 @@ inline constexpr auto metric_names = [] {
   return names;
 }();
 
+// Whether feature `name`'s values depend on the reference alone (its algorithm says reference_only):
+// one computation serves every distorted scored against that reference (multi_session).
+[[nodiscard]] constexpr bool reference_only_feature(std::string_view name) noexcept {
+  bool only = false;
+  registry::all::for_each([&]<class E>() {
+    if constexpr (requires { E::algorithm::reference_only; })
+      if (name == E::algorithm::feature_name) only = E::algorithm::reference_only;
+  });
+  return only;
+}
+
 }  // namespace vqm

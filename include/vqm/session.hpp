@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "vqm/metric_set.hpp"
+#include "vqm/registry.hpp"
 #include "vqm/scorer.hpp"
 #include "vqm/vmaf/model.hpp"
 
@@ -66,12 +67,23 @@ struct session_config {
   return out;
 }
 
+// The requests without the reference-only features (motion): what a session sharing a reference computes.
+[[nodiscard]] inline std::vector<feature_request> without_reference_only(std::vector<feature_request> r) {
+  std::erase_if(r, [](const feature_request& q) { return reference_only_feature(q.name); });
+  return r;
+}
+
 template <Backend B>
 class session {
  public:
-  session(B& backend, const picture_format& f, session_config c)
+  // `reference_only`: false leaves the reference-only features to another session of the same reference
+  // (multi_session): features() then lacks their columns, which that session's table supplies.
+  session(B& backend, const picture_format& f, session_config c, bool reference_only = true)
       : cfg_(std::move(c)),
-        scorer_(backend, make_metrics<B>(feature_requests(cfg_), f, cfg_.mode), cfg_.mode, cfg_.depth) {
+        scorer_(backend,
+                make_metrics<B>(reference_only ? feature_requests(cfg_) : without_reference_only(feature_requests(cfg_)), f,
+                                cfg_.mode),
+                cfg_.mode, cfg_.depth) {
     if (cfg_.subsample == 0) cfg_.subsample = 1;
     for (std::size_t i = 0; i < cfg_.models.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
@@ -108,6 +120,14 @@ class session {
 
   // Drains, then appends end-of-stream series and predictions. Call once.
   [[nodiscard]] score_table finish() {
+    score_table t = features();
+    predict(t);
+    return t;
+  }
+
+  // finish() in two steps: the features' table (per-frame series, end-of-stream series, aggregates), then
+  // complete() appends the models' predictions (multi_session adds shared columns in between).
+  [[nodiscard]] score_table features() {
     drain();
     score_table t;
     t.names = scorer_.names();
@@ -120,10 +140,10 @@ class session {
       t.names.push_back(name);
       for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r].push_back(series.at(t.frames[r]));
     }
-    predict(t);
     t.aggregate = scorer_.aggregate();
     return t;
   }
+  void complete(score_table& t) const { predict(t); }
 
  private:
   void take(frame_result&& r) {

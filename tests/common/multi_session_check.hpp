@@ -60,6 +60,15 @@ std::size_t check_multi_equals_separate(B& backend, const session_config& cfg) {
     m.push(refs[i].view(), views);
   }
   EXPECT_EQ(m.frames_pushed(), refs.size());
+  // VMAF's motion reads the reference alone: the first distorted's session computes it for all.
+  const auto computes_motion = [&](std::size_t k) {
+    for (const auto& n : m.computed_names(k))
+      if (n.find("motion") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(m.shares_reference_only_features());
+  EXPECT_TRUE(computes_motion(0));
+  for (std::size_t k = 1; k < dis.size(); ++k) EXPECT_FALSE(computes_motion(k)) << "distorted " << k;
   const auto got = m.finish();
   EXPECT_EQ(got.size(), dis.size());
 
@@ -69,7 +78,7 @@ std::size_t check_multi_equals_separate(B& backend, const session_config& cfg) {
     for (std::size_t i = 0; i < refs.size(); ++i) s.push(refs[i].view(), dis[k][i].view());
     const auto want = s.finish();
     EXPECT_FALSE(want.rows.empty());
-    EXPECT_TRUE(want.find("vmaf") && want.find("psnr_y") && want.find("float_ssim"));
+    EXPECT_TRUE(want.find("vmaf") && want.find("psnr_y") && want.find("float_ssim") && want.find("integer_motion2"));
     expect_same_table(got[k], want, "distorted " + std::to_string(k));
     values += want.rows.size() * want.names.size() + want.aggregate.size();
   }
@@ -85,6 +94,32 @@ void check_multi_session_errors(B& backend) {
   multi_session<B> m(backend, f, multi_config(1, 1, compat::none), 2);
   const picture_view one[] = {refs[0].view()};
   EXPECT_THROW(m.push(refs[0].view(), one), error);
+}
+
+// Nothing is shared when the reference-only features are all there is (motion alone: the other sessions
+// would compute nothing) or absent; the tables still equal separate sessions.
+template <Backend B>
+void check_sharing_edges(B& backend) {
+  const auto refs = read_all(fixture("rocket_177x99_420p8_ref.y4m"));
+  const auto dis = read_all(fixture("rocket_177x99_420p8_noise10.y4m"));
+  const auto& f = refs.front().format();
+  for (const char* feature : {"motion", "psnr"}) {
+    SCOPED_TRACE(feature);
+    const session_config cfg{{}, {parse_feature_request(feature)}, compat::none, 2, 1};
+    multi_session<B> m(backend, f, cfg, 2);
+    EXPECT_FALSE(m.shares_reference_only_features());
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+      const picture_view two[] = {dis[i].view(), refs[i].view()};
+      m.push(refs[i].view(), two);
+    }
+    const auto got = m.finish();
+    ASSERT_EQ(got.size(), 2u);
+    for (std::size_t k = 0; k < 2; ++k) {
+      session<B> s(backend, f, cfg);
+      for (std::size_t i = 0; i < refs.size(); ++i) s.push(refs[i].view(), k == 0 ? dis[i].view() : refs[i].view());
+      expect_same_table(got[k], s.finish(), std::string(feature) + " distorted " + std::to_string(k));
+    }
+  }
 }
 
 }  // namespace vqm::test

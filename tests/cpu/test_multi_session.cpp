@@ -29,4 +29,10 @@ TEST(MultiSession, RefusesNoStreamAndAWrongPictureCount) {
   test::check_multi_session_errors(cpu);
 }
 
+// Motion (reference-only) is computed once when other features remain, else by every session.
+TEST(MultiSession, SharesMotionOnlyBesideOtherFeatures) {
+  Cpu cpu;
+  test::check_sharing_edges(cpu);
+}
+
 }  // namespace

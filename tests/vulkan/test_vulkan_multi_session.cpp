@@ -42,6 +42,13 @@ TEST(VulkanMultiSession, RefusesNoStreamAndAWrongPictureCount) {
   test::check_multi_session_errors(v);
 }
 
+// Motion (reference-only) is computed once when other features remain, else by every session.
+TEST(VulkanMultiSession, SharesMotionOnlyBesideOtherFeatures) {
+  VQM_REQUIRE_VULKAN(ctx);
+  Vulkan v(ctx);
+  test::check_sharing_edges(v);
+}
+
 // Host bytes uploaded per frame: a separate run uploads its reference and its distorted (the planes its
 // metrics read); one pass with three distorted uploads the reference once (every plane) and each
 // distorted. Three uploads of the reference would fail both counts.

@@ -74,6 +74,8 @@ class motion_algorithm {
  public:
   using partials_type = motion_partials;
   static constexpr const char* feature_name = "motion";
+  // Its values depend on the reference frames alone: multi_session computes it once for every distorted.
+  static constexpr bool reference_only = true;
   using options = motion_options;
 
   // Empty when libvmaf's integer motion is defined for this input (A.3), else why not and what to do.
