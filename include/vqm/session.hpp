@@ -7,6 +7,7 @@
 //   const vqm::score_table t = s.finish();          // t.column("vmaf"), t.names, t.rows ...
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -85,11 +86,17 @@ class session {
                                 cfg_.mode),
                 cfg_.mode, cfg_.depth) {
     if (cfg_.subsample == 0) cfg_.subsample = 1;
-    for (std::size_t i = 0; i < cfg_.models.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (cfg_.models[i].name() == cfg_.models[j].name())
-          throw error(errc::invalid_argument, "two VMAF models are both named '" + cfg_.models[i].name() +
-                                                  "' (give each its own name=)");
+    // Every output name once: a model's series must not repeat another model's or a feature's (the
+    // output would hold two keys of one name).
+    std::vector<std::string> seen = scorer_.names();
+    for (const auto& m : cfg_.models)
+      for (const auto& n : m.output_names()) {
+        if (std::find(seen.begin(), seen.end(), n) != seen.end())
+          throw error(errc::invalid_argument, "VMAF model " + m.source() + " writes a series named '" + n +
+                                                  "', which another model or a feature also writes (give the "
+                                                  "model its own name=)");
+        seen.push_back(n);
+      }
   }
 
   [[nodiscard]] std::size_t depth() const noexcept { return scorer_.depth(); }
@@ -164,6 +171,11 @@ class session {
       inputs.push_back(std::move(cols));
     }
     std::vector<double> x;
+    for (const auto& m : cfg_.models)  // end-of-stream series are named only now
+      for (const auto& n : m.output_names())
+        if (t.find(n))
+          throw error(errc::invalid_argument, "VMAF model " + m.source() + " writes a series named '" + n +
+                                                  "', which a feature also writes (give the model its own name=)");
     for (std::size_t i = 0; i < cfg_.models.size(); ++i) {
       t.names.push_back(cfg_.models[i].name());
       for (auto& row : t.rows) {

@@ -41,7 +41,7 @@ class thread_pool final : public executor {
       m += std::to_string(started);
       m += " started: ";
       m += e.what();
-      m += "); ask for fewer threads";
+      m += "); ask for fewer threads, or raise the limit that stopped them (ulimit -u, ulimit -v)";
       throw error(errc::invalid_argument, m);
     }
   }

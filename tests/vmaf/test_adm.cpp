@@ -399,6 +399,8 @@ TEST(AdmOptions, ParseAndSuffix) {
   EXPECT_THROW(parse("egl=1"), vqm::error);
   EXPECT_THROW(parse("adm_enhn_gain_limit=0.5"), vqm::error);
   EXPECT_THROW(parse("adm_enhn_gain_limit=abc"), vqm::error);
+  for (const char* v : {"nan", "-nan", "NAN", "inf", "infinity", "1e999"})  // NaN fails every comparison
+    EXPECT_THROW(parse((std::string("adm_enhn_gain_limit=") + v).c_str()), vqm::error) << v;
   EXPECT_THROW(parse("adm_csf_mode=4"), vqm::error);
   EXPECT_THROW(parse("adm_ref_display_height=0"), vqm::error);
   EXPECT_THROW(parse("adm_skip_aim=yes"), vqm::error);

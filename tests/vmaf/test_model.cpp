@@ -373,8 +373,21 @@ TEST(VmafModel, LoaderErrors) {
     ADD_FAILURE();
   } catch (const vqm::error& e) {
     EXPECT_EQ(e.code(), vqm::errc::io);
-    EXPECT_EQ(std::string(e.what()), "VMAF model /nonexistent/m.json: cannot open the file");
+    EXPECT_EQ(std::string(e.what()), "VMAF model /nonexistent/m.json: cannot open the file: No such file or directory");
   }
+  // Issue #25: no NaN or infinity in the libsvm text; no endless file read; names every output can hold.
+  expect_model_error(replace(t, "gamma 0.04\\n", "gamma nan\\n"), "'nan' is not a finite number (gamma)");
+  expect_model_error(replace(t, "1:0.65734273", "1:-inf"), "'-inf' is not a finite number (value)");
+  for (const char* dev : {"/dev/zero", "/dev/urandom"}) {
+    try {
+      (void)vqm::vmaf::model_from_file(dev);
+      ADD_FAILURE() << dev;
+    } catch (const vqm::error& e) {
+      EXPECT_EQ(std::string(e.what()), "VMAF model " + std::string(dev) + ": is a device or socket, not a file (give a model .json file)");
+    }
+  }
+  EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:name=a<b"), vqm::error);
+  EXPECT_EQ(vqm::vmaf::load_model("version=vmaf_v0.6.1:name=v-1.0_x").name(), "v-1.0_x");
   EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:bogus=1"), vqm::error);
   EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:foo.bar=1"), vqm::error);
   EXPECT_THROW((void)vqm::vmaf::load_model("name=x"), vqm::error);

@@ -3,11 +3,10 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <string>
-#include <system_error>
 
 #include <sys/stat.h>
 
@@ -23,19 +22,31 @@ struct opened_file {
   bool regular = false;  // a regular file: `size` is what the file holds (pipes and devices: unknown)
 };
 
+// Why opening or stat'ing an input failed, with the fix: one clause for the errno.
+[[nodiscard]] inline std::string open_error_text(int e) {
+  switch (e) {
+    case ENOENT: return "no such file (check the path)";
+    case ENOTDIR: return "a part of the path is not a folder (check the path)";
+    case ENAMETOOLONG: return "the path is too long for the file system (shorten it, or cd closer to the file)";
+    case ELOOP: return "too many symbolic links in the path (a link loop?)";
+    case EACCES:
+    case EPERM: return std::string("cannot open file: ") + std::strerror(e) + " (check the permissions)";
+    case EMFILE:
+    case ENFILE: return "too many files open (raise the limit: ulimit -n)";
+    case ENOMEM:
+    case EAGAIN: return std::string("cannot open file: ") + std::strerror(e) + " (out of memory: check ulimit -v)";
+    default: return std::string("cannot open file: ") + std::strerror(e);
+  }
+}
+
 // Opens `path` for binary reading; throws errc::io with a one-line reason and fix.
 [[nodiscard]] inline opened_file open_input(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto st = fs::status(path, ec);
   if (path.empty()) throw error(errc::io, "empty input path (give a .y4m or .yuv file)");
-  if (!fs::exists(st)) throw error(errc::io, path + ": no such file (check the path)");
-  if (fs::is_directory(st)) throw error(errc::io, path + ": is a directory, not a video file");
+  struct ::stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw error(errc::io, path + ": " + open_error_text(errno));
+  if (S_ISDIR(st.st_mode)) throw error(errc::io, path + ": is a directory, not a video file");
   file_ptr f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) {
-    const int e = errno;
-    throw error(errc::io, path + ": cannot open file: " + std::strerror(e) + " (check the permissions)");
-  }
+  if (!f) throw error(errc::io, path + ": " + open_error_text(errno));
   // The size of what was opened (fstat), not of whatever the path names a moment later.
   struct ::stat st_open {};
   if (::fstat(::fileno(f.get()), &st_open) == 0 && S_ISREG(st_open.st_mode))

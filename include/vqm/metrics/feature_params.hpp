@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -41,7 +42,8 @@ namespace vqm::feature_params {
                                          double lo, double hi) {
   const std::string v = normalise(text);
   const double d = std::atof(v.c_str());
-  if ((d == 0.0 && (v.empty() || v[0] != '0')) || d < lo || d > hi)
+  // !(lo <= d <= hi) rather than d < lo || d > hi: NaN compares false both ways and must not pass.
+  if ((d == 0.0 && (v.empty() || v[0] != '0')) || !std::isfinite(d) || !(d >= lo && d <= hi))
     throw error(errc::invalid_argument, std::string(feature) + " option " + std::string(key) + "=" + text +
                                             ": expected a number in [" + format_g(lo) + ", " + format_g(hi) + "]");
   return d;

@@ -65,6 +65,16 @@ namespace vqm::vmaf {
   return model::from_json(text, version, lo);
 }
 
+// An output series name that every output format can hold as it is: an XML name (an attribute of
+// <frame>), a JSON string and a CSV column without escapes.
+[[nodiscard]] inline bool valid_output_name(std::string_view n) noexcept {
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (n.empty() || !letter(n.front())) return false;
+  for (char c : n)
+    if (!letter(c) && !(c >= '0' && c <= '9') && c != '-' && c != '.') return false;
+  return true;
+}
+
 // A model as libvmaf's CLI names it: "version=vmaf_v0.6.1" or "path=FILE.json", plus ":name=N",
 // ":enable_transform", ":disable_clip" (each also "=true"/"=false") and ":EXTRACTOR.OPTION=VALUE"
 // overloads. A spec without '=' is a built-in version, or a file path when it names an existing file.
@@ -104,7 +114,22 @@ namespace vqm::vmaf {
   }
   if (version.empty() == path.empty())
     throw error(errc::invalid_argument, "a VMAF model needs exactly one of version= and path=");
-  if (lo.name.empty()) throw error(errc::invalid_argument, "a VMAF model name must not be empty");
+  if (!valid_output_name(lo.name)) {
+    std::string shown;  // one line whatever the name holds
+    for (const char c : lo.name) {
+      if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) {
+        shown += c;
+        continue;
+      }
+      constexpr char hex[] = "0123456789abcdef";
+      shown += "\\x";
+      shown += hex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+      shown += hex[static_cast<unsigned char>(c) & 0xf];
+    }
+    throw error(errc::invalid_argument,
+                "VMAF model name '" + shown + "': use a letter or '_' then letters, digits, '_', '-' or '.' (the "
+                "name is an XML attribute and a JSON and CSV key of the output)");
+  }
   return path.empty() ? builtin_model(version, lo) : model_from_file(path, lo);
 }
 

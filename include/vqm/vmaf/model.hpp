@@ -8,17 +8,21 @@
 #pragma once
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include "vqm/detail/json.hpp"
 #include "vqm/error.hpp"
@@ -368,13 +372,34 @@ inline model model::from_json(std::string_view text, std::string_view source, co
   return model::from_json(text, source, lo);
 }
 
+// The largest model file read (libvmaf's largest, vmaf_b_v0.6.3.json, is 0.4 MB): a path that never
+// ends (/dev/zero, a pipe that runs on) is refused instead of filling the memory.
+inline constexpr std::size_t max_model_file_bytes = std::size_t{16} << 20;
+
+// Reads a model file: a regular file, or a pipe / FIFO (process substitution), at most
+// max_model_file_bytes; a device or a folder is refused before anything is read.
 [[nodiscard]] inline model model_from_file(const std::string& path, const load_options& lo = {}) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw error(errc::io, "VMAF model " + path + ": cannot open the file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw error(errc::io, "VMAF model " + path + ": read error");
-  return model::from_json(ss.str(), path, lo);
+  const std::string what = "VMAF model " + path;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) throw error(errc::io, what + ": cannot open the file: " + std::strerror(errno));
+  struct ::stat st {};
+  if (::fstat(::fileno(f.get()), &st) != 0) throw error(errc::io, what + ": " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw error(errc::io, what + ": is a folder, not a model .json file");
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+    throw error(errc::io, what + ": is a device or socket, not a file (give a model .json file)");
+  const auto too_big = [&] {
+    return error(errc::io, what + ": larger than " + std::to_string(max_model_file_bytes >> 20) +
+                               " MiB, which no VMAF model is (give a model .json file)");
+  };
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_model_file_bytes) throw too_big();
+  std::string text;
+  char buf[65536];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f.get())) > 0;) {
+    if (text.size() + n > max_model_file_bytes) throw too_big();
+    text.append(buf, n);
+  }
+  if (std::ferror(f.get())) throw error(errc::io, what + ": read error");
+  return model::from_json(text, path, lo);
 }
 
 }  // namespace vqm::vmaf

@@ -32,6 +32,8 @@ class svm {
     const auto number = [&](std::string_view tok, std::string_view key) {
       double d = 0;
       if (!to_double(tok, d)) throw bad("'" + std::string(tok) + "' is not a number (" + std::string(key) + ")");
+      // from_chars reads "nan" and "inf"; libsvm's model text never holds them and libvmaf refuses them.
+      if (!std::isfinite(d)) throw bad("'" + std::string(tok) + "' is not a finite number (" + std::string(key) + ")");
       return d;
     };
     const auto count = [&](std::string_view tok, std::string_view key) {
