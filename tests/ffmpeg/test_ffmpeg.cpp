@@ -17,6 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/process.hpp"
+#include "ffmpeg/cli_fixture.hpp"
+#include "ffmpeg/media.hpp"
 #include "vqm/io/ffmpeg_reader.hpp"
 #include "vqm/io/open.hpp"
 
@@ -27,54 +30,17 @@ using nlohmann::json;
 using namespace vqm;
 
 const std::string fixtures = VQM_FIXTURE_DIR;
-const fs::path work = VQM_FFMPEG_WORK_DIR;
 
 std::string fx(const std::string& name) { return fixtures + "/" + name; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using vqm::test::bash;
+using vqm::test::ffmpeg_cli;
+using vqm::test::media;
+using vqm::test::work;
+using vqm::test::quote;
+using vqm::test::result;
+using vqm::test::slurp;
 
-struct result {
-  int rc = -1;
-  std::string out, err;
-};
-
-// Runs a bash command line (pipes, process substitution), capturing stdout and stderr.
-result bash(const std::string& line, const fs::path& dir) {
-  const auto out = (dir / "stdout.txt").string(), err = (dir / "stderr.txt").string();
-  const std::string cmd = "bash -c " + quote(line) + " >" + quote(out) + " 2>" + quote(err) + " </dev/null";
-  const int status = std::system(cmd.c_str());
-  result r;
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-// An encoded file made once with the ffmpeg tool (`args` between the input and the output), written to
-// a temporary name and renamed, so concurrent test processes never see half a file.
-std::string media(const std::string& name, const std::string& args) {
-  const auto dir = work / "media";
-  fs::create_directories(dir);
-  const auto path = dir / name;
-  if (fs::exists(path)) return path.string();
-  const auto tmp = dir / (".tmp." + std::to_string(::getpid()) + "." + name);
-  const std::string cmd = quote(VQM_FFMPEG_TOOL) + " -hide_banner -loglevel error -nostdin -y " + args + " " +
-                          quote(tmp.string());
-  const auto r = bash(cmd, dir);
-  if (r.rc != 0) throw std::runtime_error("ffmpeg failed: " + cmd + ": " + r.err);
-  fs::rename(tmp, path);
-  return path.string();
-}
 
 // The same frames written by `ffmpeg` to a Y4M (what the scores must equal).
 std::string decoded_y4m(const std::string& encoded) {
@@ -171,65 +137,6 @@ TEST(open_frame_source, picks_y4m_raw_and_ffmpeg_readers) {
 }
 
 // --- the CLI: scores of encoded inputs equal scores of ffmpeg's Y4Ms ---------------------------------
-
-class ffmpeg_cli : public testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = work / (std::string(info->test_suite_name()) + "." + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  static std::string args_line(const std::vector<std::string>& args) {
-    std::string s;
-    for (const auto& a : args) (s += ' ') += quote(a);  // not " " + string: GCC 12 -O3 false -Wrestrict
-    return s;
-  }
-
-  // `prefix` + vqm + args (+ `suffix`), through bash.
-  result vqm(const std::vector<std::string>& args, const std::string& prefix = "", const std::string& suffix = "") const {
-    return bash(prefix + quote(VQM_CLI_PATH) + args_line(args) + suffix, dir_);
-  }
-
-  // The JSON output of a run, without its timing ("fps").
-  json scores(const std::vector<std::string>& args, const std::string& prefix = "", const std::string& suffix = "") {
-    const auto out = path("out" + std::to_string(runs_++) + ".json");
-    auto full = args;
-    full.insert(full.end(), {"--precision", "max", "--json", "-q", "-o", out});
-    const auto r = vqm(full, prefix, suffix);
-    EXPECT_EQ(r.rc, 0) << r.err;
-    if (r.rc != 0 || !fs::exists(out)) return json();
-    auto j = json::parse(slurp(out));
-    j.erase("fps");
-    return j;
-  }
-
-  // The contract for bad input: non-zero exit, no crash, one line on stderr naming each of `expect`,
-  // no output file.
-  void expect_clean_failure(const std::string& prefix, const std::vector<std::string>& args,
-                            const std::vector<std::string>& expect) {
-    auto full = args;
-    const auto out = path("bad.json");
-    full.insert(full.end(), {"--no_prediction", "--feature", "psnr", "--json", "-o", out});
-    std::vector<fs::path> before;
-    for (const auto& e : fs::directory_iterator(dir_)) before.push_back(e.path());
-    const auto r = vqm(full, prefix);
-    EXPECT_NE(r.rc, 0) << r.err;
-    EXPECT_LT(r.rc, 128) << "crashed: " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_TRUE(r.err.starts_with("vqm: error: ")) << r.err;
-    for (const auto& e : expect) EXPECT_NE(r.err.find(e), std::string::npos) << "missing '" << e << "' in: " << r.err;
-    for (const auto& e : fs::directory_iterator(dir_))
-      EXPECT_TRUE(e.path().filename().string().ends_with(".txt") ||
-                  std::find(before.begin(), before.end(), e.path()) != before.end())
-          << "left behind: " << e.path() << " (" << r.err << ")";
-  }
-
-  fs::path dir_;
-  int runs_ = 0;
-};
 
 const std::vector<std::string> quick = {"--no_prediction", "--feature", "psnr", "--feature", "float_ssim"};
 const std::vector<std::string> all_five = {"--no_prediction", "--feature", "psnr",     "--feature", "float_ssim",
@@ -379,9 +286,13 @@ TEST_F(ffmpeg_cli, a_pipe_that_closes_early) {
   const auto size = fs::file_size(dis);
   // Cut inside the first frame: nothing decodes.
   expect_clean_failure("head -c 3000 " + quote(dis) + " | ", {"-r", ref, "-d", "-"}, {"-: no video frames", "closed early"});
-  // Cut inside the last frames: fewer frames than the reference.
+  // Cut inside the last frames: the file declares its duration, so the reader names the frame cut short.
   expect_clean_failure("head -c " + std::to_string(size - 200) + " " + quote(dis) + " | ", {"-r", ref, "-d", "-"},
-                       {"distorted - has", "frames"});
+                       {"-: frame ", "truncated"});
+  // A Matroska written as a live stream declares none: fewer frames than the reference.
+  const auto live = media("chelsea_h264_live.mkv", "-i " + quote(ref) + " -c:v libx264 -g 100 -crf 28 -live 1");
+  expect_clean_failure("head -c " + std::to_string(fs::file_size(live) - 200) + " " + quote(live) + " | ",
+                       {"-r", ref, "-d", "-"}, {"distorted - has", "frames"});
   // A Y4M cut mid-frame.
   expect_clean_failure("head -c 500000 " + quote(ref) + " | ", {"-r", "-", "-d", dis}, {"-: frame 1", "truncated"});
   // Nothing at all.

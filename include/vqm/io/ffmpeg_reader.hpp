@@ -14,12 +14,14 @@
 // pixel format and the `ffmpeg -pix_fmt` conversion to use. Corrupt data is an error naming the frame
 // (libavcodec's AV_EF_EXPLODE, and frames the decoder flags as corrupt or concealed), unless
 // ffmpeg_options::conceal_errors is set, which accepts what the decoder conceals, as `ffmpeg` does.
-// A stream whose size or pixel format changes mid-way is an error naming the frame.
+// A stream whose size or pixel format changes mid-way is an error naming the frame. So are an MP4/MOV
+// read from a pipe with its index after its frames, and a Matroska/WebM file that ends before the
+// duration it declares (the demuxer drops a last block cut short without an error). What vqm scores
+// differently from what one might assume (interlaced, rotated, variable frame rate) is in notes().
 #pragma once
 
 #include <algorithm>
 #include <atomic>
-#include <cstdarg>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdint>
@@ -35,8 +37,6 @@
 #include <utility>
 #include <vector>
 
-#include <poll.h>
-#include <sys/types.h>
 #include <unistd.h>
 
 extern "C" {
@@ -44,11 +44,12 @@ extern "C" {
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
-#include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
 }
 
 #include "vqm/error.hpp"
+#include "vqm/io/ffmpeg_checks.hpp"
+#include "vqm/io/ffmpeg_detail.hpp"
 #include "vqm/io/file.hpp"
 #include "vqm/io/frame_source.hpp"
 #include "vqm/io/limits.hpp"
@@ -62,140 +63,6 @@ struct ffmpeg_options {
   bool conceal_errors = false;  // accept frames the decoder concealed errors in (default: an error)
 };
 
-namespace ffmpeg_detail {
-
-[[nodiscard]] inline std::string av_error_text(int err) {
-  char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(err, buf, sizeof buf);
-  return buf;
-}
-
-// The last error FFmpeg logged (when vqm captures the log, see capture_ffmpeg_log), to complete a
-// message whose return code alone says little ("Invalid data found when processing input").
-struct log_state {
-  std::mutex mutex;
-  std::string last_error;
-};
-inline log_state& log_store() {
-  static log_state s;
-  return s;
-}
-
-inline void log_callback(void* avcl, int level, const char* fmt, va_list vl) {
-  if (level > AV_LOG_ERROR) return;
-  char line[512];
-  int print_prefix = 0;  // no "[h264 @ 0x55...]": the message names the file already
-  av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &print_prefix);
-  std::string s(line);
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  for (auto& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  if (s.empty()) return;
-  std::lock_guard lock(log_store().mutex);
-  log_store().last_error = std::move(s);
-}
-
-[[nodiscard]] inline std::string take_last_log() {
-  std::lock_guard lock(log_store().mutex);
-  return std::exchange(log_store().last_error, std::string());
-}
-
-// Formats vqm measures, as the decoder stores them: planar YUV or gray, or semi-planar (nv12, nv21, nv16,
-// nv24, nv20, p010, p012, p016, p210, p410, ...: one plane of interleaved chroma pairs, samples LSB- or
-// MSB-aligned in 16-bit words), at 8, 10, 12 or 16 bits; chroma format, depth and storage (width and
-// height 0), or nothing. Semi-planar frames are handed over as they are: the backends split them.
-[[nodiscard]] inline std::optional<picture_format> stored_format(AVPixelFormat fmt) {
-  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(fmt);
-  if (!d) return std::nullopt;
-  constexpr auto refused = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_HWACCEL |
-                           AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BITSTREAM;
-  if (d->flags & refused) return std::nullopt;
-  if (d->nb_components != 1 && d->nb_components != 3) return std::nullopt;
-  const int depth = d->comp[0].depth, shift = d->comp[0].shift;
-  if (depth != 8 && depth != 10 && depth != 12 && depth != 16) return std::nullopt;
-  const int bytes = depth + shift > 8 ? 2 : 1;
-  if (bytes == 2 && depth + shift != 16 && shift != 0) return std::nullopt;
-  picture_format f;
-  f.bit_depth = static_cast<std::uint32_t>(depth);
-  f.msb_shift = static_cast<std::uint32_t>(shift);
-  f.chroma = chroma_format::yuv400;
-  const bool semi = d->nb_components == 3 && d->comp[1].plane == 1 && d->comp[2].plane == 1;
-  if (semi) f.layout = d->comp[1].offset == 0 ? chroma_layout::uv : chroma_layout::vu;
-  for (int i = 0; i < d->nb_components; ++i) {
-    const auto& c = d->comp[i];
-    const bool interleaved = semi && i > 0;
-    const int plane = interleaved ? 1 : i;
-    const int step = interleaved ? 2 * bytes : bytes;
-    const int offset = !interleaved || ((i == 1) == (f.layout == chroma_layout::uv)) ? 0 : bytes;
-    if (c.plane != plane || c.step != step || c.offset != offset || c.shift != shift || c.depth != depth)
-      return std::nullopt;
-  }
-  if (d->nb_components == 3) {
-    if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1) f.chroma = chroma_format::yuv420;
-    else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0) f.chroma = chroma_format::yuv422;
-    else if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0) f.chroma = chroma_format::yuv444;
-    else return std::nullopt;
-  }
-  return f;
-}
-
-// The planar format to convert an unsupported one to (keeping its chroma resolution and depth where
-// vqm can): what `ffmpeg -pix_fmt` should be given.
-[[nodiscard]] inline std::string suggested_pix_fmt(AVPixelFormat fmt) {
-  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(fmt);
-  int depth = 8;
-  std::string base = "yuv444p";
-  if (d) {
-    for (int i = 0; i < d->nb_components; ++i) depth = std::max(depth, static_cast<int>(d->comp[i].depth));
-    const bool gray = !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BAYER)) &&
-                      d->nb_components <= 2;  // gray, gray + alpha
-    if (gray) base = "gray";
-    else if (!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BAYER))) {
-      if (d->log2_chroma_w >= 1 && d->log2_chroma_h >= 1) base = "yuv420p";
-      else if (d->log2_chroma_w >= 1) base = "yuv422p";
-      else base = "yuv444p";  // 4:4:4 and 4:4:0
-    }
-  }
-  const int out_depth = depth <= 8 ? 8 : depth <= 10 ? 10 : depth <= 12 ? 12 : 16;
-  if (out_depth == 8) return base;
-  if (base == "gray") return "gray" + std::to_string(out_depth) + "le";
-  return base + std::to_string(out_depth) + "le";
-}
-
-[[nodiscard]] inline std::string pix_fmt_name(int fmt) {
-  const char* n = av_get_pix_fmt_name(static_cast<AVPixelFormat>(fmt));
-  return n ? n : "unknown (" + std::to_string(fmt) + ")";
-}
-
-struct format_closer {
-  void operator()(AVFormatContext* c) const noexcept { avformat_close_input(&c); }
-};
-struct codec_closer {
-  void operator()(AVCodecContext* c) const noexcept { avcodec_free_context(&c); }
-};
-struct packet_closer {
-  void operator()(AVPacket* p) const noexcept { av_packet_free(&p); }
-};
-struct frame_closer {
-  void operator()(AVFrame* f) const noexcept { av_frame_free(&f); }
-};
-struct avio_closer {
-  void operator()(AVIOContext* c) const noexcept {
-    if (!c) return;
-    av_freep(&c->buffer);
-    avio_context_free(&c);
-  }
-};
-
-}  // namespace ffmpeg_detail
-
-// Route FFmpeg's log through vqm: nothing is printed, the last error is kept to complete vqm's one-line
-// messages. Process-wide (FFmpeg's log is); the CLI calls it, a library user may not want to.
-inline void capture_ffmpeg_log() {
-  static std::once_flag once;
-  std::call_once(once, [] { av_log_set_callback(&ffmpeg_detail::log_callback); });
-}
-
 class ffmpeg_reader final : public frame_source {
  public:
   // Opens `url` (a file or anything libavformat opens) itself.
@@ -207,12 +74,13 @@ class ffmpeg_reader final : public frame_source {
   // regular file (seekable). `consumed`: the bytes already read from a non-seekable input (the
   // format sniff), served before the rest.
   ffmpeg_reader(std::string path, opened_file file, std::string consumed, ffmpeg_options opt = {})
-      : path_(std::move(path)), opt_(opt), file_(std::move(file.file)), regular_(file.regular),
-        consumed_(std::move(consumed)) {
-    fd_ = ::fileno(file_.get());
+      : path_(std::move(path)), opt_(opt), file_(std::move(file.file)), regular_(file.regular) {
+    input_.fd = ::fileno(file_.get());
+    input_.consumed = std::move(consumed);
+    input_.stopping = &stopping_;
     if (regular_) {
-      if (::lseek(fd_, 0, SEEK_SET) < 0) regular_ = false;  // a seekable-looking file that is not
-      else consumed_.clear();
+      if (::lseek(input_.fd, 0, SEEK_SET) < 0) regular_ = false;  // a seekable-looking file that is not
+      else input_.consumed.clear();
     }
     open(file_.get());
   }
@@ -227,6 +95,15 @@ class ffmpeg_reader final : public frame_source {
   [[nodiscard]] std::optional<std::size_t> frame_count_hint() const noexcept override { return hint_; }
   // The decoder's name and the input's pixel format ("h264, yuv420p"), for notes.
   [[nodiscard]] const std::string& description() const noexcept { return description_; }
+  // How this input is scored where one might assume otherwise, a line each ("PATH: ..."), for a front end
+  // to show (the vqm CLI: "vqm: note: ..."): interlaced video (whole frames, fields interleaved), a
+  // display matrix (frames scored as stored, not turned), a variable frame rate (each decoded frame once).
+  // Those the stream and its first frame tell are there when the constructor returns; a variable frame
+  // rate, or interlacing that starts later, as the frames decode: ask again after the last read().
+  [[nodiscard]] std::vector<std::string> notes() const {
+    std::lock_guard lock(notes_mutex_);
+    return notes_;
+  }
 
   bool read(picture& pic) override {
     picture got;
@@ -264,8 +141,8 @@ class ffmpeg_reader final : public frame_source {
         avformat_free_context(raw);
         throw error(errc::io, path_ + ": out of memory (avio buffer)");
       }
-      avio_.reset(avio_alloc_context(buf, avio_buffer_size, 0, this, &ffmpeg_reader::read_packet, nullptr,
-                                     regular_ ? &ffmpeg_reader::seek : nullptr));
+      avio_.reset(avio_alloc_context(buf, avio_buffer_size, 0, &input_, &fd::fd_input::read_packet, nullptr,
+                                     regular_ ? &fd::fd_input::seek : nullptr));
       if (!avio_) {
         av_free(buf);
         avformat_free_context(raw);
@@ -282,19 +159,23 @@ class ffmpeg_reader final : public frame_source {
       if (const auto l = fd::take_last_log(); !l.empty()) why += "; " + l;
       std::string hint = " (not a video file FFmpeg can read, or a damaged one)";
       if (file && !regular_)
-        hint = " (read from a pipe, which cannot seek: an MP4/MOV needs its index first, ffmpeg -movflags +faststart, "
-               "or send a streamable format: -f matroska, -f mpegts, -f nut or -f yuv4mpegpipe)";
+        hint = " (" + std::string(fd::pipe_hint) + ")";
       else if (!file && rc == AVERROR(ENOENT))
         hint = " (check the path)";
       throw error(errc::io, path_ + ": FFmpeg cannot open it: " + why + hint);
     }
     fmt_.reset(raw);
+    // An MP4 whose index follows its frames: the demuxer read past them to find it (its first read
+    // would fail with "partial file").
+    if (fd::frames_left_behind(*fmt_))
+      throw error(errc::bad_input, path_ + ": FFmpeg cannot read it front to back: its index (moov) comes after its "
+                                           "frames (" + std::string(fd::pipe_hint) + ")");
     if (const int rc = avformat_find_stream_info(fmt_.get(), nullptr); rc < 0)
       throw error(errc::bad_input, path_ + ": FFmpeg cannot read its streams: " + fd::av_error_text(rc));
     const AVCodec* codec = nullptr;
     stream_ = av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (stream_ == AVERROR_STREAM_NOT_FOUND)
-      throw error(errc::bad_input, path_ + ": no video stream (the file holds " + stream_summary() + ")");
+      throw error(errc::bad_input, path_ + ": no video stream (the file holds " + fd::stream_summary(*fmt_) + ")");
     if (stream_ < 0 || !codec) {
       const AVStream* s = nullptr;
       for (unsigned i = 0; i < fmt_->nb_streams; ++i)
@@ -325,6 +206,10 @@ class ffmpeg_reader final : public frame_source {
       const double secs = static_cast<double>(fmt_->duration) / AV_TIME_BASE;
       hint_ = static_cast<std::size_t>(secs * av_q2d(st->avg_frame_rate) + 0.5);
     }
+    const AVRational rate = av_guess_frame_rate(fmt_.get(), st, nullptr);  // the ffmpeg tool's output rate
+    rate_watch_ = fd::frame_rate_watch(rate, st->time_base);
+    end_watch_ = fd::end_watch(fd::declared_end(*fmt_, *st), rate, st->time_base);
+    if (auto n = fd::rotation_note(path_, *st); !n.empty()) notes_.push_back(std::move(n));
 
     // Decode on a thread of our own; the first frame tells the format.
     worker_ = std::thread([this] { decode_loop(); });
@@ -338,55 +223,6 @@ class ffmpeg_reader final : public frame_source {
       throw error(errc::bad_input, path_ + ": no video frames (the " + codec_name_ +
                                        " stream decodes to none: a truncated file, or a pipe that closed early?)");
     }
-  }
-
-  [[nodiscard]] std::string stream_summary() const {
-    if (fmt_->nb_streams == 0) return "no streams";
-    std::string s;
-    for (unsigned i = 0; i < fmt_->nb_streams; ++i) {
-      const auto* p = fmt_->streams[i]->codecpar;
-      const char* type = av_get_media_type_string(p->codec_type);
-      s += (s.empty() ? "" : ", ") + std::string(type ? type : "data") + " " + avcodec_get_name(p->codec_id);
-    }
-    return s;
-  }
-
-  // AVIO over the opened file: the sniffed bytes first, then the descriptor, a poll at a time so a
-  // reader being destroyed does not wait for a writer that never comes.
-  static int read_packet(void* opaque, std::uint8_t* buf, int size) {
-    auto* self = static_cast<ffmpeg_reader*>(opaque);
-    if (!self->consumed_.empty()) {
-      const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(size), self->consumed_.size() - self->consumed_at_);
-      std::memcpy(buf, self->consumed_.data() + self->consumed_at_, n);
-      self->consumed_at_ += n;
-      if (self->consumed_at_ == self->consumed_.size()) self->consumed_.clear(), self->consumed_at_ = 0;
-      return static_cast<int>(n);
-    }
-    for (;;) {
-      if (self->stopping_.load(std::memory_order_relaxed)) return AVERROR_EXIT;
-      pollfd p{self->fd_, POLLIN, 0};
-      const int pr = ::poll(&p, 1, 100);
-      if (pr < 0 && errno != EINTR) return AVERROR(errno);
-      if (pr <= 0) continue;
-      const ssize_t n = ::read(self->fd_, buf, static_cast<std::size_t>(size));
-      if (n > 0) return static_cast<int>(n);
-      if (n == 0) return AVERROR_EOF;
-      if (errno == EINTR || errno == EAGAIN) continue;
-      self->read_errno_ = errno;
-      return AVERROR(errno);
-    }
-  }
-
-  static std::int64_t seek(void* opaque, std::int64_t offset, int whence) {
-    auto* self = static_cast<ffmpeg_reader*>(opaque);
-    if (whence & AVSEEK_SIZE) {
-      const off_t cur = ::lseek(self->fd_, 0, SEEK_CUR);
-      const off_t end = ::lseek(self->fd_, 0, SEEK_END);
-      ::lseek(self->fd_, cur, SEEK_SET);
-      return end < 0 ? AVERROR(errno) : static_cast<std::int64_t>(end);
-    }
-    const off_t r = ::lseek(self->fd_, static_cast<off_t>(offset), whence & ~AVSEEK_FORCE);
-    return r < 0 ? AVERROR(errno) : static_cast<std::int64_t>(r);
   }
 
   // --- the decoding thread --------------------------------------------------------------------------
@@ -428,6 +264,7 @@ class ffmpeg_reader final : public frame_source {
           if ((pkt->flags & AV_PKT_FLAG_CORRUPT) && !opt_.conceal_errors)
             throw error(errc::bad_input, where(packets_) + ": corrupt packet in the stream (damaged or truncated "
                                                            "input; the decoder would conceal it)");
+          end_watch_.see(*pkt);
           const int sr = avcodec_send_packet(dec_.get(), pkt.get());
           av_packet_unref(pkt.get());
           if (sr < 0 && sr != AVERROR(EAGAIN)) decode_failed(sr, packets_);
@@ -437,7 +274,11 @@ class ffmpeg_reader final : public frame_source {
       for (;;) {
         const int rr = avcodec_receive_frame(dec_.get(), frame.get());
         if (rr == AVERROR(EAGAIN)) break;
-        if (rr == AVERROR_EOF) return;
+        if (rr == AVERROR_EOF) {
+          if (auto t = end_watch_.truncation(path_); !t.empty() && !opt_.conceal_errors)
+            throw error(errc::bad_input, where(decoded_) + ": " + t);
+          return;
+        }
         if (rr < 0) decode_failed(rr, decoded_);
         deliver(*frame);
         av_frame_unref(frame.get());
@@ -449,8 +290,12 @@ class ffmpeg_reader final : public frame_source {
   [[noreturn]] void read_failed(int rc) {
     std::string why = ffmpeg_detail::av_error_text(rc);
     if (const auto l = ffmpeg_detail::take_last_log(); !l.empty()) why += "; " + l;
+    // An MP4 whose index comes after its frames fails here, when what is left of the buffer is not enough.
+    const bool index_last = packets_ == 0 && !ffmpeg_detail::can_seek(*fmt_) && ffmpeg_detail::is_mov(*fmt_);
     throw error(rc == AVERROR_INVALIDDATA ? errc::bad_input : errc::io,
-                where(packets_) + ": cannot read the stream: " + why + " (a damaged file, or the input ended early)");
+                where(packets_) + ": cannot read the stream: " + why +
+                    (index_last ? " (" + std::string(ffmpeg_detail::pipe_hint) + ")"
+                                : std::string(" (a damaged file, or the input ended early)")));
   }
 
   [[noreturn]] void decode_failed(int rc, std::size_t frame) {
@@ -465,19 +310,10 @@ class ffmpeg_reader final : public frame_source {
     if (!opt_.conceal_errors && ((f.flags & AV_FRAME_FLAG_CORRUPT) || f.decode_error_flags != 0))
       throw error(errc::bad_input, where(decoded_) + ": the " + codec_name_ +
                                        " decoder reports a corrupt frame (damaged data it had to conceal)");
+    note_frame(f);
     if (decoded_ == 0) {
       const auto stored = fd::stored_format(static_cast<AVPixelFormat>(f.format));
-      if (!stored) {
-        const std::string name = fd::pix_fmt_name(f.format);
-        throw error(errc::unsupported_format,
-                    where(0) + ": pixel format " + name +
-                        " is not supported (vqm reads planar or semi-planar YUV 4:2:0, 4:2:2, 4:4:4 or gray at 8, "
-                        "10, 12 or 16 bits); "
-                        "convert it with ffmpeg -pix_fmt " + fd::suggested_pix_fmt(static_cast<AVPixelFormat>(f.format)) +
-                        ", e.g. ffmpeg -i " + path_ + " -pix_fmt " +
-                        fd::suggested_pix_fmt(static_cast<AVPixelFormat>(f.format)) +
-                        " -strict -1 -f yuv4mpegpipe out.y4m");
-      }
+      if (!stored) throw error(errc::unsupported_format, where(0) + ": " + fd::unsupported_pix_fmt(path_, f.format));
       picture_format pf = *stored;
       pf.width = static_cast<std::uint32_t>(f.width);
       pf.height = static_cast<std::uint32_t>(f.height);
@@ -488,13 +324,7 @@ class ffmpeg_reader final : public frame_source {
       format_ = pf;
     } else if (f.format != av_format_ || f.width != static_cast<int>(format_.width) ||
                f.height != static_cast<int>(format_.height)) {
-      throw error(errc::bad_input,
-                  where(decoded_) + ": the stream changes from " + std::to_string(format_.width) + "x" +
-                      std::to_string(format_.height) + " " + fd::pix_fmt_name(av_format_) + " to " +
-                      std::to_string(f.width) + "x" + std::to_string(f.height) + " " + fd::pix_fmt_name(f.format) +
-                      " mid-way (vqm measures one size and pixel format per input; split it, or convert the whole "
-                      "stream with ffmpeg -vf scale=" + std::to_string(format_.width) + ":" +
-                      std::to_string(format_.height) + " -pix_fmt " + fd::pix_fmt_name(av_format_) + ")");
+      throw error(errc::bad_input, where(decoded_) + ": " + fd::format_change(format_, av_format_, f));
     }
     picture pic = take_free();
     if (!(pic.format() == format_) || pic.bytes().size() != format_.frame_bytes()) pic.reset(format_);
@@ -521,6 +351,21 @@ class ffmpeg_reader final : public frame_source {
     queue_.push_back(std::move(pic));
     lock.unlock();
     ready_.notify_one();
+  }
+
+  // Interlacing (the first frame that shows it) and a variable frame rate, once each.
+  void note_frame(const AVFrame& f) {
+    const AVStream& st = *fmt_->streams[stream_];
+    std::string n;
+    if (!interlace_noted_) {
+      n = ffmpeg_detail::interlace_note(path_, f, st.codecpar->field_order, decoded_);
+      interlace_noted_ = !n.empty();
+    }
+    std::string r = rate_watch_.see(path_, f.best_effort_timestamp, decoded_, st.time_base);
+    if (n.empty() && r.empty()) return;
+    std::lock_guard lock(notes_mutex_);
+    for (auto* s : {&n, &r})
+      if (!s->empty()) notes_.push_back(std::move(*s));
   }
 
   picture take_free() {
@@ -566,10 +411,7 @@ class ffmpeg_reader final : public frame_source {
   ffmpeg_options opt_;
   file_ptr file_{nullptr, &std::fclose};
   bool regular_ = false;
-  int fd_ = -1;
-  std::string consumed_;
-  std::size_t consumed_at_ = 0;
-  int read_errno_ = 0;
+  ffmpeg_detail::fd_input input_;  // the file's bytes, for a file vqm opened
 
   std::unique_ptr<AVIOContext, ffmpeg_detail::avio_closer> avio_;  // freed after the format context
   std::unique_ptr<AVFormatContext, ffmpeg_detail::format_closer> fmt_;
@@ -577,6 +419,11 @@ class ffmpeg_reader final : public frame_source {
   int stream_ = -1;
   int av_format_ = -1;
   std::optional<std::size_t> hint_;
+  ffmpeg_detail::end_watch end_watch_;
+  ffmpeg_detail::frame_rate_watch rate_watch_;
+  bool interlace_noted_ = false;
+  mutable std::mutex notes_mutex_;
+  std::vector<std::string> notes_;
   std::string codec_name_, description_;
   picture_format format_{};
   std::size_t frames_ = 0;   // handed to the caller
