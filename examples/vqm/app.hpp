@@ -1,12 +1,18 @@
-// vqm: compare a distorted video with its reference and write libvmaf-compatible scores.
-// Flags follow libvmaf's `vmaf` tool; see docs/cli.md.
+// The vqm program as a function, run_cli(argc, argv): flags as libvmaf's `vmaf` tool reads them
+// (docs/cli.md), validation, the backend choice and the outputs. main.cpp calls it; the argv fuzzer
+// (tests/fuzz/fuzz_cli.cpp) calls it in a sandbox folder.
+#pragma once
+
 #include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -14,11 +20,15 @@
 
 #include "atomic_file.hpp"
 #include "checks.hpp"
+#include "destinations.hpp"
+#include "input_notes.hpp"
 #include "libvmaf_flags.hpp"
 #include "number_format.hpp"
 #include "raw_input.hpp"
 #include "run.hpp"
 #include "scale_options.hpp"
+#include "std_streams.hpp"
+#include "summary.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/io/open.hpp"
 #include "vqm/vmaf/builtin_models.hpp"
@@ -30,15 +40,15 @@
 #include "vqm/vulkan.hpp"
 #endif
 
-namespace {
+namespace vqm::cli {
 
-using namespace vqm;
+namespace app_detail {
 
 struct options {
   std::string reference;
   std::vector<std::string> distorted, output;  // -d and -o are repeatable, paired in order
-  cli::raw_options raw;
-  cli::scale_options scale;
+  raw_options raw;
+  scale_options scale;
   std::vector<std::string> features, models;
   bool json = false, csv = false, xml = false, quiet = false, list_gpu = false, no_prediction = false;
   unsigned threads = 1;
@@ -48,48 +58,17 @@ struct options {
   int gpu_id = -1;
 };
 
-std::string builtin_model_list() {
+inline std::string builtin_model_list() {
   std::string s;
   for (auto v : vmaf::builtin_versions()) s += (s.empty() ? "" : ", ") + std::string(v);
   return s;
 }
 
-[[maybe_unused]] [[noreturn]] void fail_without_vulkan() {
+[[maybe_unused]] [[noreturn]] inline void fail_without_vulkan() {
   throw error(errc::backend_unavailable, "this vqm was built without the Vulkan backend; use --backend cpu");
 }
 
-void print_summary(const cli::report& r, const cli::number_format& nf, std::string_view backend) {
-  fmt::print("vqm: {} frames ({} measured), {}x{}, {} backend\n", r.frames_read, r.frames.size(), r.width, r.height,
-             backend);
-  std::size_t width = 26;  // the names in one column, however long (VMAF_integer_feature_motion_sad_score)
-  for (const auto& n : r.names) width = std::max(width, n.size());
-  if (!r.custom_pool()) {  // the pooled mean of each output
-    for (std::size_t k = 0; k < r.names.size(); ++k)
-      fmt::print("  {:<{}} {}\n", r.names[k], width, nf.literal(r.pooled(k).mean));
-  } else {  // --pool: a column per statistic, under its name
-    std::vector<std::vector<std::string>> cells;
-    std::vector<std::size_t> col(r.statistics.size());
-    for (std::size_t i = 0; i < col.size(); ++i) col[i] = r.statistics[i].name.size();
-    for (std::size_t k = 0; k < r.names.size(); ++k) {
-      auto& row = cells.emplace_back();
-      for (const auto& [stat, v] : r.pooled_values(k)) {
-        row.push_back(nf.literal(v));
-        col[row.size() - 1] = std::max(col[row.size() - 1], row.back().size());
-      }
-    }
-    std::string line = fmt::format("  {:<{}}", "", width);
-    for (std::size_t i = 0; i < col.size(); ++i) line += fmt::format(" {:>{}}", r.statistics[i].name, col[i]);
-    fmt::print("{}\n", line);
-    for (std::size_t k = 0; k < r.names.size(); ++k) {
-      line = fmt::format("  {:<{}}", r.names[k], width);
-      for (std::size_t i = 0; i < col.size(); ++i) line += fmt::format(" {:>{}}", cells[k][i], col[i]);
-      fmt::print("{}\n", line);
-    }
-  }
-  for (const auto& [name, v] : r.aggregate) fmt::print("  {:<{}} {}\n", name, width, nf.literal(v));
-}
-
-int list_gpus() {
+inline int list_gpus() {
 #if VQM_HAVE_VULKAN
   const auto devices = vulkan::list_devices();
   if (devices.empty()) {
@@ -107,7 +86,7 @@ int list_gpus() {
 #endif
 }
 
-int run_main(const options& o, CLI::App& app) {
+inline int run_main(const options& o, CLI::App& app) {
   if (o.list_gpu) return list_gpus();
   if (o.reference.empty() || o.distorted.empty() ||
       std::any_of(o.distorted.begin(), o.distorted.end(), [](const std::string& d) { return d.empty(); }))
@@ -119,13 +98,24 @@ int run_main(const options& o, CLI::App& app) {
                 fmt::format("{} -d/--distorted but {} -o/--output: give one -o per -d, paired in order (-d a.y4m -o "
                             "a.xml -d b.y4m -o b.xml), or no -o for a summary of each distorted on stdout",
                             n, o.output.size()));
-  for (std::size_t k = 0; k < o.output.size(); ++k)
-    for (std::size_t j = 0; j < k; ++j)
-      if (o.output[j] == o.output[k])
-        throw error(errc::invalid_argument, "-o " + o.output[k] + " is given twice: give each -d its own -o");
+  // By identity, not spelling: no output is an input, no two outputs are one file.
+  std::vector<named_input> inputs{{"reference", o.reference}};
+  for (const auto& d : o.distorted) inputs.push_back({"distorted", d});
+  check_destinations(inputs, o.output, o.output.empty());
 
-  cli::run_config cfg;
-  for (const auto& f : o.features) cfg.features.push_back(cli::parse_feature(f));
+  auto note = [&](const std::string& s) {
+    if (!o.quiet) eprint("vqm: note: {}\n", s);
+  };
+  run_config cfg;
+  for (std::size_t k = 0; k < o.features.size(); ++k) {
+    // libvmaf computes a feature given twice once; vqm does too, and says so.
+    if (std::find(o.features.begin(), o.features.begin() + static_cast<std::ptrdiff_t>(k), o.features[k]) !=
+        o.features.begin() + static_cast<std::ptrdiff_t>(k)) {
+      note("--feature " + o.features[k] + " is given twice; it is computed once (as libvmaf does)");
+      continue;
+    }
+    cfg.features.push_back(parse_feature(o.features[k]));
+  }
   // libvmaf's default: vmaf_v0.6.1 unless --no_prediction or a --model is given.
   if (o.models.empty() && !o.no_prediction) cfg.models.push_back(vmaf::builtin_model("vmaf_v0.6.1"));
   if (!o.no_prediction)
@@ -144,15 +134,15 @@ int run_main(const options& o, CLI::App& app) {
   }
   cfg.subsample = o.subsample ? o.subsample : 1;
   cfg.quiet = o.quiet;
-  const auto nf = cli::number_format::parse(o.precision);
-  const auto fmt_ = o.json ? cli::output_format::json : o.csv ? cli::output_format::csv : cli::output_format::xml;
-  cli::check_threads(o.threads);
+  const auto nf = number_format::parse(o.precision);
+  const auto fmt_ = o.json ? output_format::json : o.csv ? output_format::csv : output_format::xml;
+  check_threads(o.threads);
   // The destinations are checked (a regular file's temp created) before any frame is measured; all are
   // written only once every distorted has been scored.
-  std::vector<std::unique_ptr<cli::output_file>> out;
-  for (const auto& path : o.output) out.push_back(std::make_unique<cli::output_file>(path));
+  std::vector<std::unique_ptr<output_file>> out;
+  for (const auto& path : o.output) out.push_back(std::make_unique<output_file>(path));
 
-  const auto raw = cli::raw_format(o.raw, app);
+  const auto raw = raw_format(o.raw, app);
   const auto stdin_uses = std::count(o.distorted.begin(), o.distorted.end(), std::string("-"));
   if (o.reference == "-" && stdin_uses > 0)
     throw error(errc::invalid_argument, "-r - and -d - both name standard input; give one of them as a file, a "
@@ -181,18 +171,17 @@ int run_main(const options& o, CLI::App& app) {
   auto ref = open(o.reference);
   std::vector<std::unique_ptr<io::frame_source>> dis;
   for (const auto& d : o.distorted) dis.push_back(open(d));
-  cli::apply_scaling(o.scale, ref, dis);
+  input_notes decoded(*ref, dis);
+  decoded.show(note);
+  apply_scaling(o.scale, ref, dis);
 
-  auto note = [&](const std::string& s) {
-    if (!o.quiet) fmt::print(stderr, "vqm: note: {}\n", s);
-  };
-  for (const auto& shifted : cli::common_bit_depth(ref, dis)) note(shifted);
+  for (const auto& shifted : common_bit_depth(ref, dis)) note(shifted);
   std::vector<io::frame_source*> dis_ptrs;
   for (auto& d : dis) dis_ptrs.push_back(d.get());
   const std::span<io::frame_source* const> dis_span(dis_ptrs);
 
   // Backend choice: auto prefers Vulkan and falls back to the CPU, saying why on stderr.
-  std::vector<cli::report> reps;
+  std::vector<report> reps;
   std::string used = "cpu";
 #if VQM_HAVE_VULKAN
   if (o.backend != "cpu") {
@@ -228,7 +217,7 @@ int run_main(const options& o, CLI::App& app) {
       }
       if (vk) {
         used = "vulkan";
-        reps = cli::run(*vk, vk->frames_in_flight(), cfg, *ref, dis_span);
+        reps = run(*vk, vk->frames_in_flight(), cfg, *ref, dis_span);
       }
     } else {
       note(why.starts_with("the only Vulkan device") ? why + "; using the CPU"
@@ -243,9 +232,10 @@ int run_main(const options& o, CLI::App& app) {
   if (reps.empty()) {
     const unsigned threads = o.threads ? o.threads : 1;
     Cpu cpu(threads);
-    reps = cli::run(cpu, cli::frames_in_flight(threads, ref->format()), cfg, *ref, dis_span);
+    reps = run(cpu, frames_in_flight(threads, ref->format()), cfg, *ref, dis_span);
   }
 
+  decoded.show(note);  // what only the whole stream tells (a variable frame rate)
   for (auto& rep : reps) rep.statistics = statistics;
   if (o.output.empty()) {
     for (std::size_t k = 0; k < reps.size(); ++k) {
@@ -254,15 +244,40 @@ int run_main(const options& o, CLI::App& app) {
     }
   } else {
     std::vector<std::string> texts;  // every report written out before any file is replaced
-    for (const auto& rep : reps) texts.push_back(cli::write_report(fmt_, rep, nf));
+    for (const auto& rep : reps) texts.push_back(write_report(fmt_, rep, nf));
     for (std::size_t k = 0; k < texts.size(); ++k) out[k]->commit(texts[k]);
   }
   return 0;
 }
 
-}  // namespace
+// What failed, in one line with the fix: resource limits get named, not just strerror'ed.
+[[nodiscard]] inline std::string describe(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "out of memory (a memory limit such as ulimit -v, or too little RAM for this size: try fewer --threads)";
+  if (const auto* se = dynamic_cast<const std::system_error*>(&e)) {
+    const auto c = se->code();
+    if (c == std::errc::resource_unavailable_try_again || c == std::errc::not_enough_memory)
+      return std::string("cannot start a thread or map memory: ") + se->what() +
+             " (a limit such as ulimit -v or ulimit -u: raise it or try fewer --threads)";
+  }
+  return e.what();
+}
 
-int main(int argc, char** argv) {
+// Writes CLI11's help or version text to stdout: a lost help text (--help >/dev/full) is an error.
+[[nodiscard]] inline int print_help(const CLI::App& app, const CLI::Error& e) {
+  std::ostringstream out, err;
+  const int rc = app.exit(e, out, err);
+  write_stderr(err.str());
+  try {
+    write_all(STDOUT_FILENO, out.str(), "stdout");
+  } catch (const std::exception& x) {
+    eprint("vqm: error: {}\n", x.what());
+    return 1;
+  }
+  return rc;
+}
+
+inline int parse_and_run(int argc, char** argv) {
   options o;
   CLI::App app{"vqm " VQM_VERSION_STRING " — video quality metrics with libvmaf's numbers (VMAF, PSNR, SSIM, MS-SSIM, PSNR-HVS)",
                "vqm"};
@@ -276,8 +291,8 @@ int main(int argc, char** argv) {
                  "Distorted" + inputs + " (repeatable: several distorted against one reference, one -o each)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
-  cli::add_raw_options(app, o.raw);
-  cli::add_scale_options(app, o.scale);
+  add_raw_options(app, o.raw);
+  add_scale_options(app, o.scale);
   app.add_option("-m,--model", o.models,
                  "VMAF model: version=NAME (built in: " + builtin_model_list() +
                      ") or path=FILE.json, with :name=N, :enable_transform, :disable_clip, :EXTRACTOR.OPTION=VALUE "
@@ -297,15 +312,15 @@ int main(int argc, char** argv) {
                  "Output file ('-' for stdout); without it a summary goes to stdout (repeatable: one per -d, in order)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
-  app.add_option("--threads", o.threads, "CPU threads (frames measured in parallel)")->check(cli::non_negative);
-  app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)")->check(cli::non_negative);
+  app.add_option("--threads", o.threads, "CPU threads (frames measured in parallel)")->check(non_negative);
+  app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)")->check(non_negative);
   app.add_option("--subsample", o.subsample, "Measure and report only frames with index % N == 0")
-      ->check(cli::non_negative);
+      ->check(non_negative);
   app.add_option("--frame_skip_ref,--skip_ref_frame", o.frame_skip_ref,
                  "Skip the first N frames of the reference before pairing frames")
-      ->check(cli::non_negative);
+      ->check(non_negative);
   app.add_option("--frame_skip_dist", o.frame_skip_dist, "Skip the first N frames of the distorted video before pairing frames")
-      ->check(cli::non_negative);
+      ->check(non_negative);
   app.add_option("--pool", o.pool,
                  "Pooled statistics to write, in order: min, max, mean, harmonic_mean (libvmaf's, the default), "
                  "stddev, pN (percentile N, e.g. p1,p5,p50)");
@@ -313,7 +328,7 @@ int main(int argc, char** argv) {
   app.add_flag("-n,--no_prediction", o.no_prediction, "No VMAF model: compute the --feature metrics only");
   app.add_option("--backend", o.backend, "cpu (default), vulkan or auto")
       ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
-  app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (see --list-gpu)");
+  app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (see --list-gpu)")->check(non_negative);
   app.add_flag("--list-gpu", o.list_gpu, "List Vulkan devices and exit");
   app.add_option("--precision", o.precision, "Score digits: legacy (libvmaf's %.6f, default), max (%.17g) or 1..17 (%.Ng)");
   app.add_option("--compat", o.compat_mode, "none (default) or libvmaf (reproduce libvmaf's quirks bit-exactly)")
@@ -323,31 +338,51 @@ int main(int argc, char** argv) {
              "--color_*) are refused with what to use instead (docs/cli.md).");
   try {
     // libvmaf's getopt_long command line: unique prefixes spelled out, unsupported flags refused.
-    auto args = cli::libvmaf_arguments(argc, argv, app);
+    auto args = libvmaf_arguments(argc, argv, app);
     std::vector<char*> ptrs;
     for (auto& a : args) ptrs.push_back(a.data());
     app.parse(static_cast<int>(ptrs.size()), ptrs.data());
-  } catch (const cli::usage_error& e) {
-    fmt::print(stderr, "vqm: error: {}\n", e.what());
+  } catch (const usage_error& e) {
+    eprint("vqm: error: {}\n", e.what());
     return 2;
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return print_help(app, e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return print_help(app, e);
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     for (auto& c : msg)
       if (c == '\n') c = ' ';
-    fmt::print(stderr, "vqm: error: {} (see --help)\n", msg);
+    eprint("vqm: error: {} (see --help)\n", msg);
     return 2;
+  } catch (const std::exception& e) {  // out of memory while parsing
+    eprint("vqm: error: {}\n", describe(e));
+    return 1;
   }
   try {
     const int rc = run_main(o, app);
-    cli::flush_stdout();  // a summary lost to a full disk or a closed pipe is an error
+    flush_stdout();  // a summary lost to a full disk or a closed pipe is an error
     return rc;
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "vqm: error: {}\n", e.what());
+    eprint("vqm: error: {}\n", describe(e));
     return 1;
   }
 }
+
+}  // namespace app_detail
+
+// The whole program: parses argv, runs, prints errors (one line on stderr), returns the exit status
+// (0 done, 1 failed, 2 usage error). Never throws.
+inline int run_cli(int argc, char** argv) noexcept {
+  try {
+    return app_detail::parse_and_run(argc, argv);
+  } catch (const std::exception& e) {  // setting up the parser ran out of memory
+    eprint("vqm: error: {}\n", app_detail::describe(e));
+  } catch (...) {
+    eprint("vqm: error: an unexpected exception\n");
+  }
+  return 1;
+}
+
+}  // namespace vqm::cli

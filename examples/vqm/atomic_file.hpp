@@ -1,5 +1,6 @@
 // Where `-o` writes, doing no harm to what is already at the path:
-//   - "-": stdout, written straight through, every write checked.
+//   - "-": stdout, written straight through, every write checked; /dev/stdout, /dev/stderr, /dev/fd/N and
+//     /proc/self/fd/N (or a link to one): that descriptor of this process, written where it stands.
 //   - an existing device, FIFO (or a symbolic link to one): written straight through (opened without
 //     O_CREAT/O_TRUNC); never replaced by a regular file.
 //   - a regular file or a new name: a temp file with an unpredictable name (mkstemp: O_CREAT|O_EXCL,
@@ -28,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "destinations.hpp"
 #include "vqm/error.hpp"
 
 namespace vqm::cli {
@@ -149,8 +151,19 @@ class output_file {
  public:
   // Checks the destination and, for a regular file, creates the temp: call before any work.
   explicit output_file(std::string path) : path_(std::move(path)) {
-    if (path_ == "-" || path_ == "/dev/stdout") {  // the latter would otherwise be replaced when stdout is a file
-      kind_ = kind::stdout_stream;
+    if (path_ == "-") {
+      kind_ = kind::stream;
+      return;
+    }
+    // /dev/stdout, /dev/stderr, /dev/fd/N: the descriptor itself, as the caller opened it (2>>log appends;
+    // opening the path anew would truncate the log, or replace the file behind it).
+    if (const auto fd = own_descriptor(path_)) {
+      const int flags = ::fcntl(*fd, F_GETFL);
+      if (flags < 0) detail::fail(path_, "descriptor " + std::to_string(*fd) + " is not open in this process");
+      if ((flags & O_ACCMODE) == O_RDONLY)
+        detail::fail(path_, "descriptor " + std::to_string(*fd) + " is open for reading only");
+      kind_ = kind::stream;
+      stream_fd_ = *fd;
       return;
     }
     if (path_.empty()) detail::fail(path_, "empty path");
@@ -212,9 +225,9 @@ class output_file {
   // Writes the whole report; for a regular file atomically (fsync, then rename).
   void commit(std::string_view content) {
     switch (kind_) {
-      case kind::stdout_stream:
+      case kind::stream:
         flush_stdout();  // anything printed before goes first
-        write_all(STDOUT_FILENO, content, "stdout");
+        write_all(stream_fd_, content, stream_fd_ == STDOUT_FILENO ? std::string("stdout") : path_);
         return;
       case kind::through:
         if (fd_ < 0) open_through();
@@ -241,7 +254,7 @@ class output_file {
   [[nodiscard]] const std::string& temp_path() const noexcept { return temp_; }
 
  private:
-  enum class kind { stdout_stream, through, replace };
+  enum class kind { stream, through, replace };
 
   void open_through() {
     fd_ = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
@@ -284,6 +297,7 @@ class output_file {
   std::string target_;  // what is written or replaced (a symlink's target)
   std::string temp_;
   int fd_ = -1;
+  int stream_fd_ = STDOUT_FILENO;  // kind::stream: written in place, never closed
   kind kind_ = kind::replace;
 };
 

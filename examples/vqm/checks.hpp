@@ -13,11 +13,15 @@
 
 namespace vqm::cli {
 
-// For unsigned flags: CLI11 would read "-1" as 2^64 - 1 (--frame_cnt -1 meaning "all frames").
+// For count and index flags: decimal digits only. CLI11 would read "-1" as 2^64 - 1 (--frame_cnt -1
+// meaning "all frames"), "0x10" as 16, "010" as 8 and an empty value as 0.
 inline const CLI::Validator non_negative(
     [](std::string& s) -> std::string {
-      const auto first = s.find_first_not_of(" \t");
-      if (first != std::string::npos && s[first] == '-') return "'" + s + "' is negative (expected 0 or more)";
+      if (s.empty()) return "an empty value (expected a number, 0 or more)";
+      if (s.front() == '-') return "'" + s + "' is negative (expected 0 or more)";
+      if (s.find_first_not_of("0123456789") != std::string::npos)
+        return "'" + s + "' is not a whole number in decimal digits (expected 0 or more)";
+      if (s.size() > 1 && s[0] == '0') return "'" + s + "' has a leading zero, which C reads as octal (give decimal digits)";
       return {};
     },
     "", "NON_NEGATIVE");

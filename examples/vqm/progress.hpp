@@ -3,11 +3,12 @@
 
 #include <chrono>
 #include <cstddef>
-#include <cstdio>
 #include <optional>
 
 #include <fmt/format.h>
 #include <unistd.h>
+
+#include "std_streams.hpp"
 
 namespace vqm::cli {
 
@@ -35,14 +36,13 @@ class progress {
     } else if (fps > 0) {
       line += fmt::format("  {:.1f} fps", fps);
     }
-    fmt::print(stderr, "\r{:<60}", line);
-    std::fflush(stderr);
+    eprint("\r{:<60}", line);
     drawn_ = true;
   }
 
   // Clears the line so that what follows starts at column 0.
   void finish() {
-    if (drawn_) fmt::print(stderr, "\r{:<60}\r", "");
+    if (drawn_) eprint("\r{:<60}\r", "");
     drawn_ = false;
   }
   ~progress() { finish(); }

@@ -45,6 +45,7 @@ inline void add_raw_options(CLI::App& app, raw_options& o) {
                  "nv16, nv24, nv42, p010, p012, p016, p210, p410, yuv420p10le, gray12le, ...")
       ->check(pixel_format_name_check);
   app.add_option("-b,--bitdepth", o.bitdepth, "Raw input: bits per sample: 8, 10, 12 or 16")
+      ->check(non_negative)
       ->check(CLI::IsMember({8u, 10u, 12u, 16u}));
 }
 

@@ -51,11 +51,17 @@ struct run_config {
 // Throws errc::mismatch unless both inputs have the same geometry (after common_bit_depth).
 inline void check_same_format(const io::frame_source& ref, const io::frame_source& dis) {
   // A planar file against the same samples stored semi-planar (an NV12 decode) is a valid pair.
-  if (!(planar_equivalent(ref.format()) == planar_equivalent(dis.format())))
-    throw error(errc::mismatch, "reference " + ref.path() + " is " + describe(ref.format()) + " but distorted " +
-                                    dis.path() + " is " + describe(dis.format()) +
-                                    " (both must have the same size and chroma format; --scale MODE scales the distorted to the "
-                                    "reference's size)");
+  const auto a = planar_equivalent(ref.format()), b = planar_equivalent(dis.format());
+  if (a == b) return;
+  // --scale fixes a size only; another chroma format needs the file converted.
+  const bool sizes = a.width != b.width || a.height != b.height, chroma = a.chroma != b.chroma;
+  const std::string convert = "convert one, e.g. ffmpeg -i IN -pix_fmt FORMAT -f yuv4mpegpipe OUT.y4m";
+  const std::string scale = "--scale MODE scales the distorted to the reference's size";
+  const std::string fix = sizes && !chroma ? " (both must have the same size; " + scale + ")"
+                          : sizes          ? " (both must have the same size and chroma format; " + convert + "; " + scale + ")"
+                                           : " (both must have the same chroma format; " + convert + ")";
+  throw error(errc::mismatch, "reference " + ref.path() + " is " + describe(ref.format()) + " but distorted " +
+                                  dis.path() + " is " + describe(dis.format()) + fix);
 }
 
 // Inputs that differ only in bit depth (AOM CTC: an 8-bit reference, a 10-bit encode) are scored at the

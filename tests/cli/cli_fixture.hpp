@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/process.hpp"
+
 namespace cli_test {
 
 namespace fs = std::filesystem;
@@ -30,25 +32,10 @@ inline const std::string refdir = std::string(VQM_TEST_DATA_DIR) + "/reference";
 
 inline std::string fx(const std::string& name) { return fixtures + "/" + name; }
 
-inline std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-inline void spit(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-inline std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-struct result {
-  int rc = -1;
-  std::string out, err;
-};
+using vqm::test::quote;
+using vqm::test::result;
+using vqm::test::slurp;
+using vqm::test::spit;
 
 // A fresh folder per test under the build tree; broken inputs and outputs go there.
 class cli_fixture : public testing::Test {

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/sanitizers.hpp"
 #include "vqm/io/y4m.hpp"
 #include "vqm/io/yuv.hpp"
 #include "vqm/options.hpp"
@@ -62,17 +63,7 @@ struct result {
   std::string out, err;
 };
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool asan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool asan = true;
-#else
-constexpr bool asan = false;
-#endif
-#else
-constexpr bool asan = false;
-#endif
+using vqm::test::asan;
 
 class harm : public testing::Test {
  protected:
