@@ -3,6 +3,7 @@
 #   include/                      every header except the test-only ones (below), plus the generated ones
 #   <libdir>/cmake/vqm/           vqmConfig.cmake: components vqm (core), cpu, vulkan, ffmpeg (see vqmConfig.cmake.in)
 #   <datadir>/pkgconfig/          vqm.pc (core), vqm-cpu.pc, vqm-vulkan.pc, vqm-ffmpeg.pc: header-only, so arch-independent
+#   <libdir>/libvqm_cpu.a         vqm::cpu_compiled (the Cpu kernels compiled once), with <libdir>/pkgconfig/vqm-cpu-compiled.pc
 #
 # Test-only headers -- the scalar reference kernels (vqm/cpu/reference/, the oracles the tests check the
 # vectorised kernels against) and the random-edge generators (vqm/lpf/random_edges.hpp) -- are not part
@@ -66,6 +67,10 @@ install(FILES ${vqm_include_src}/vqm/lpf/random_edges.hpp DESTINATION ${CMAKE_IN
 install(TARGETS vqm EXPORT vqm-targets)
 install(EXPORT vqm-targets NAMESPACE vqm:: DESTINATION ${vqm_cmake_dir})
 install(TARGETS vqm_cpu EXPORT vqm-cpu-targets)
+# vqm::cpu_compiled (the kernels in libvqm_cpu.a) belongs to the cpu component.
+if(TARGET vqm_cpu_compiled)
+  install(TARGETS vqm_cpu_compiled EXPORT vqm-cpu-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(EXPORT vqm-cpu-targets NAMESPACE vqm:: DESTINATION ${vqm_cmake_dir})
 # The optional components this build has; vqmConfig.cmake lists them as installed.
 set(VQM_PACKAGE_OPTIONAL "")
@@ -78,23 +83,37 @@ foreach(vqm_c IN ITEMS vulkan ffmpeg)
 endforeach()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/vqmConfig.cmake.in ${PROJECT_BINARY_DIR}/vqmConfig.cmake
                               INSTALL_DESTINATION ${vqm_cmake_dir})
+# With libvqm_cpu.a installed the package is for this architecture only.
+set(vqm_arch_independent ARCH_INDEPENDENT)
+if(TARGET vqm_cpu_compiled)
+  set(vqm_arch_independent "")
+endif()
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/vqmConfigVersion.cmake
-                                 COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+                                 COMPATIBILITY SameMinorVersion ${vqm_arch_independent})
 install(FILES ${PROJECT_BINARY_DIR}/vqmConfig.cmake ${PROJECT_BINARY_DIR}/vqmConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/vqmVulkanHeaders.cmake
         DESTINATION ${vqm_cmake_dir})
 
 # --- pkg-config ---------------------------------------------------------------------------------------
-# prefix is ${pcfiledir}/../.. (relocatable) unless the install dirs are absolute.
+# vqm_pc_paths(PC_DIR DIR PREFIX_VAR DIR_VAR): for a .pc installed in PC_DIR, the text after
+# "${pcfiledir}/" that reaches the prefix (relocatable: ../..) and DIR as the .pc spells it; absolute
+# install dirs are written as they are.
+function(vqm_pc_paths pc_dir dir prefix_var dir_var)
+  if(IS_ABSOLUTE "${pc_dir}" OR IS_ABSOLUTE "${dir}")
+    set(${prefix_var} "" PARENT_SCOPE)
+    set(${dir_var} ${CMAKE_INSTALL_PREFIX}/${dir} PARENT_SCOPE)
+    if(IS_ABSOLUTE "${dir}")
+      set(${dir_var} ${dir} PARENT_SCOPE)
+    endif()
+  else()
+    file(RELATIVE_PATH up /vqm-root/${pc_dir} /vqm-root)
+    string(REGEX REPLACE "/$" "" up "${up}")
+    set(${prefix_var} "${up}" PARENT_SCOPE)
+    set(${dir_var} "\${prefix}/${dir}" PARENT_SCOPE)
+  endif()
+endfunction()
 set(vqm_pc_dir ${CMAKE_INSTALL_DATADIR}/pkgconfig)
-if(IS_ABSOLUTE "${vqm_pc_dir}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
-  set(VQM_PC_PREFIX_FROM_PCDIR "")
-  set(VQM_PC_INCLUDEDIR ${CMAKE_INSTALL_FULL_INCLUDEDIR})
-else()
-  file(RELATIVE_PATH VQM_PC_PREFIX_FROM_PCDIR /vqm-root/${vqm_pc_dir} /vqm-root)
-  string(REGEX REPLACE "/$" "" VQM_PC_PREFIX_FROM_PCDIR "${VQM_PC_PREFIX_FROM_PCDIR}")
-  set(VQM_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
-endif()
+vqm_pc_paths(${vqm_pc_dir} ${CMAKE_INSTALL_INCLUDEDIR} VQM_PC_PREFIX_FROM_PCDIR VQM_PC_INCLUDEDIR)
 set(vqm_pc_files vqm vqm-cpu)
 if(TARGET vqm_vulkan)
   list(APPEND vqm_pc_files vqm-vulkan)
@@ -118,5 +137,13 @@ foreach(vqm_pc IN LISTS vqm_pc_files)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${vqm_pc}.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${vqm_pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${vqm_pc}.pc DESTINATION ${vqm_pc_dir})
 endforeach()
+
+# vqm-cpu-compiled.pc names a library: it goes to <libdir>/pkgconfig.
+if(TARGET vqm_cpu_compiled)
+  set(vqm_pc_lib_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  vqm_pc_paths(${vqm_pc_lib_dir} ${CMAKE_INSTALL_LIBDIR} VQM_PC_LIB_PREFIX_FROM_PCDIR VQM_PC_LIBDIR)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/vqm-cpu-compiled.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/vqm-cpu-compiled.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/vqm-cpu-compiled.pc DESTINATION ${vqm_pc_lib_dir})
+endif()
 
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/vqm)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "vqm/concepts/adm_kernel.hpp"
+#include "vqm/cpu/kernel_api.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/picture.hpp"
 #include "vqm/tables/adm.hpp"
@@ -818,12 +819,17 @@ VQM_CPU_AVX2 inline adm_partials run_avx2(const plane_view& ref, const plane_vie
 
 // The exact integer accumulators of one frame (luma planes of equal size, W, H >= 33, bpc 8..16);
 // bit-identical to reference::adm.
-[[nodiscard]] inline adm_partials adm(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q) {
+[[nodiscard]] VQM_CPU_KERNEL adm_partials adm(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q)
+#if VQM_CPU_KERNEL_BODIES
+{
   thread_local adm_detail::workspace ws;
 #if VQM_CPU_X86
   if (active_isa() == isa::avx2) return adm_detail::run_avx2(ref, dis, bpc, q, ws);
 #endif
   return adm_detail::run_base(ref, dis, bpc, q, ws);
 }
+#else
+;
+#endif
 
 }  // namespace vqm::cpu

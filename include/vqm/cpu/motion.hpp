@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "vqm/cpu/kernel_api.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/error.hpp"
 #include "vqm/picture.hpp"
@@ -330,7 +331,9 @@ template <class T>
 
 // SAD of A.3 steps 1-4 between the previous and the current reference luma (equal sizes, W and H >= 3;
 // bpc 8 means uint8 samples, 9..16 uint16). Uses AVX2 when cpu::active_isa() allows.
-[[nodiscard]] inline std::uint64_t motion_sad(const plane_view& prev, const plane_view& cur, unsigned bpc) {
+[[nodiscard]] VQM_CPU_KERNEL std::uint64_t motion_sad(const plane_view& prev, const plane_view& cur, unsigned bpc)
+#if VQM_CPU_KERNEL_BODIES
+{
   if (cur.width < 3 || cur.height < 3 || prev.width != cur.width || prev.height != cur.height || bpc < 8 || bpc > 16)
     throw error(errc::invalid_argument, "motion_sad needs two planes of the same size, at least 3x3, and 8..16 bits");
   thread_local detail::motion_workspace ws;
@@ -349,6 +352,9 @@ template <class T>
   return bpc == 8 ? detail::motion_sad_base<std::uint8_t>(prev, cur, bpc, ws)
                   : detail::motion_sad_base<std::uint16_t>(prev, cur, bpc, ws);
 }
+#else
+;
+#endif
 
 // The raw reference luma of the last `ring` frames, in slots allocated once. capture() runs in frame
 // order on one thread; at() may run concurrently on other threads for frames still in the ring (the

@@ -7,6 +7,7 @@
 
 #include "vqm/concepts/ms_ssim_kernel.hpp"
 #include "vqm/cpu/decimate.hpp"
+#include "vqm/cpu/kernel_api.hpp"
 #include "vqm/cpu/normalize.hpp"
 #include "vqm/cpu/ssim_core.hpp"
 #include "vqm/metrics/ssim_geometry.hpp"
@@ -26,7 +27,9 @@ inline void ms_ssim_decimate(const float* in, int w, int h, float* out, int ow, 
 }
 }  // namespace detail
 
-[[nodiscard]] inline ms_ssim_partials ms_ssim(const plane_view& a, const plane_view& b, std::uint32_t bit_depth) {
+[[nodiscard]] VQM_CPU_KERNEL ms_ssim_partials ms_ssim(const plane_view& a, const plane_view& b, std::uint32_t bit_depth)
+#if VQM_CPU_KERNEL_BODIES
+{
   thread_local ssim_workspace ws;
   thread_local std::array<std::vector<float>, 2 * ms_ssim_scales> level;
   ms_ssim_partials out{};
@@ -52,5 +55,8 @@ inline void ms_ssim_decimate(const float* in, int w, int h, float* out, int ow, 
   }
   return out;
 }
+#else
+;
+#endif
 
 }  // namespace vqm::cpu

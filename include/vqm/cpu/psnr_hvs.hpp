@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "vqm/cpu/kernel_api.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/picture.hpp"
 #include "vqm/tables/psnr_hvs.hpp"
@@ -197,8 +198,13 @@ float psnr_hvs_rows(const plane_view& a, const plane_view& b, int plane) noexcep
 #pragma GCC diagnostic pop
 
 // The binary32 accumulator `ret` of one plane (plane 0 = Y, 1 = Cb, 2 = Cr selects the CSF table).
-[[nodiscard]] inline float psnr_hvs_plane(const plane_view& a, const plane_view& b, std::uint32_t bit_depth, int plane) noexcept {
+[[nodiscard]] VQM_CPU_KERNEL float psnr_hvs_plane(const plane_view& a, const plane_view& b, std::uint32_t bit_depth, int plane) noexcept
+#if VQM_CPU_KERNEL_BODIES
+{
   return bit_depth > 8 ? detail::psnr_hvs_rows<std::uint16_t>(a, b, plane) : detail::psnr_hvs_rows<std::uint8_t>(a, b, plane);
 }
+#else
+;
+#endif
 
 }  // namespace vqm::cpu

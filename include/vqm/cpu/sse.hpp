@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "vqm/cpu/kernel_api.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/picture.hpp"
 
@@ -142,7 +143,9 @@ inline std::uint64_t sse16_sse2(const plane_view& a, const plane_view& b) noexce
 
 }  // namespace detail
 
-[[nodiscard]] inline std::uint64_t sse_plane(const plane_view& a, const plane_view& b, std::uint32_t bit_depth) noexcept {
+[[nodiscard]] VQM_CPU_KERNEL std::uint64_t sse_plane(const plane_view& a, const plane_view& b, std::uint32_t bit_depth) noexcept
+#if VQM_CPU_KERNEL_BODIES
+{
 #if VQM_CPU_X86
   const bool avx2 = active_isa() == isa::avx2;
   if (bit_depth <= 8) return avx2 ? detail::sse8_avx2(a, b) : detail::sse8_sse2(a, b);
@@ -152,5 +155,8 @@ inline std::uint64_t sse16_sse2(const plane_view& a, const plane_view& b) noexce
   return bit_depth > 8 ? detail::sse_generic<std::uint16_t>(a, b) : detail::sse_generic<std::uint8_t>(a, b);
 #endif
 }
+#else
+;
+#endif
 
 }  // namespace vqm::cpu

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "vqm/cpu/decimate.hpp"
+#include "vqm/cpu/kernel_api.hpp"
 #include "vqm/cpu/normalize.hpp"
 #include "vqm/cpu/ssim_core.hpp"
 #include "vqm/metrics/ssim_geometry.hpp"
@@ -27,8 +28,10 @@ inline void box_decimate(const float* in, int w, int h, std::uint32_t s, float* 
 }
 }  // namespace detail
 
-[[nodiscard]] inline ssim_partials ssim(const plane_view& a, const plane_view& b, std::uint32_t bit_depth,
-                                        std::uint32_t scale) {
+[[nodiscard]] VQM_CPU_KERNEL ssim_partials ssim(const plane_view& a, const plane_view& b, std::uint32_t bit_depth,
+                                                std::uint32_t scale)
+#if VQM_CPU_KERNEL_BODIES
+{
   thread_local ssim_workspace ws;
   thread_local std::vector<float> fa, fb, da, db, weights;
   const int w = static_cast<int>(a.width), h = static_cast<int>(a.height);
@@ -44,5 +47,8 @@ inline void box_decimate(const float* in, int w, int h, std::uint32_t s, float* 
   detail::box_decimate(fb.data(), w, h, scale, db.data(), ow, oh, ws, weights);
   return ssim_terms(da.data(), db.data(), ow, oh, ws);
 }
+#else
+;
+#endif
 
 }  // namespace vqm::cpu

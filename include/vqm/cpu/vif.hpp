@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "vqm/concepts/vif_kernel.hpp"
+#include "vqm/cpu/kernel_api.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/picture.hpp"
 #include "vqm/tables/vif.hpp"
@@ -870,12 +871,17 @@ inline vif_partials run(const plane_view& ref, const plane_view& dis, unsigned b
 
 // The exact VIF sums of every scale (SPEC-vmaf Part I §5); bit-identical to reference::vif on every input
 // and every instruction-set path. Thread-safe; per-thread scratch is reused between calls.
-[[nodiscard]] inline vif_partials vif(const plane_view& ref, const plane_view& dis, unsigned bpc,
-                                      const vif_request& q) {
+[[nodiscard]] VQM_CPU_KERNEL vif_partials vif(const plane_view& ref, const plane_view& dis, unsigned bpc,
+                                              const vif_request& q)
+#if VQM_CPU_KERNEL_BODIES
+{
 #if VQM_CPU_X86
   if (active_isa() == isa::avx2) return vif_detail::run<true>(ref, dis, bpc, q);
 #endif
   return vif_detail::run<false>(ref, dis, bpc, q);
 }
+#else
+;
+#endif
 
 }  // namespace vqm::cpu

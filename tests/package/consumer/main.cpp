@@ -4,6 +4,11 @@
 
 #include "vqm/cpu.hpp"
 
+// Linked with vqm::cpu_compiled: the kernels are declarations here, defined in libvqm_cpu.a.
+#if defined(VQM_CONSUMER_EXPECT_COMPILED) && VQM_CPU_KERNEL_BODIES
+#error "vqm::cpu_compiled did not pass VQM_CPU_COMPILED: this file compiles the kernels itself"
+#endif
+
 int main() {
   vqm::picture ref(vqm::picture_format{64, 48, vqm::chroma_format::yuv420, 8});
   vqm::picture dis(ref.format());
