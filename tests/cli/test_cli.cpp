@@ -1,8 +1,9 @@
 // The vqm program end to end: output layouts, libvmaf's numbers through --precision max --compat libvmaf,
 // flags, and one test per class of bad input (one-line error, non-zero exit, no output file).
 #include "cli/cli_fixture.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using namespace cli_test;
 using cli = cli_fixture;

@@ -5,8 +5,9 @@
 #include "cli/cli_fixture.hpp"
 
 #include <cstdint>
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using namespace cli_test;
 using cli_frames = cli_fixture;

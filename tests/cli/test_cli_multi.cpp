@@ -15,9 +15,10 @@
 #include <sys/stat.h>
 
 #include "cli_fixture.hpp"
+#include "common/test_namespace.hpp"
 
 namespace cli_test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 class cli_multi : public cli_fixture {};
 

@@ -15,9 +15,10 @@
 
 #include "common/semi_planar.hpp"
 #include "vqm/io/y4m.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;

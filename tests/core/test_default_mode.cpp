@@ -6,9 +6,10 @@
 
 #include "common/reference_data.hpp"
 #include "vqm/cpu.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 // Σ (r − d)² over the whole plane, straight from the owning picture.
 std::uint64_t plane_sse(const picture& r, const picture& d, int p) {

@@ -13,9 +13,10 @@
 #include "vqm/io/y4m.hpp"
 #include "vqm/io/yuv.hpp"
 #include "vqm/thread_pool.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::io {
-namespace {
+namespace VQM_TEST_UNIT {
 
 class io_files : public test::temp_dir_test {
  protected:

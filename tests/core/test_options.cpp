@@ -3,9 +3,10 @@
 
 #include "vqm/cpu.hpp"
 #include "vqm/options.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm {
-namespace {
+namespace VQM_TEST_UNIT {
 
 TEST(option_map, parses_pairs_in_order) {
   const auto m = option_map::parse("enable_mse=true:min_sse=0.5:scale=2");

@@ -2,9 +2,10 @@
 #include <gtest/gtest.h>
 
 #include "vqm/picture.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm {
-namespace {
+namespace VQM_TEST_UNIT {
 
 TEST(picture_format, plane_sizes_round_up_by_default_and_down_on_request) {
   const picture_format f{177, 99, chroma_format::yuv420, 8};

@@ -13,9 +13,10 @@
 #include <vector>
 
 #include "vqm/io/pooling.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::io {
-namespace {
+namespace VQM_TEST_UNIT {
 
 TEST(pooling, plain_values) {
   const std::vector<double> v{1.0, 2.0, 3.0};

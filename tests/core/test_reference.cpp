@@ -9,9 +9,10 @@
 #include "common/reference_data.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/io/pooling.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 struct reference_case {
   std::string pair;

@@ -10,9 +10,10 @@
 #include "common/temp_dir.hpp"
 #include "vqm/io/open.hpp"
 #include "vqm/io/yuv.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 class yuv_semi_planar : public temp_dir_test {
  protected:

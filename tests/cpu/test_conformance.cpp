@@ -11,8 +11,9 @@
 
 #include "cpu/synthetic.hpp"
 #include "vqm/cpu.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 struct expected {
   const char* name;

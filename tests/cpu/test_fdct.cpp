@@ -7,8 +7,9 @@
 #include <random>
 
 #include "vqm/cpu/psnr_hvs.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 // SPEC §6.4, written out from the table: H rounds toward zero, M rounds half up with a floor shift.
 std::int32_t H(std::int32_t v) { return v < 0 ? -((-v) / 2) : v / 2; }

@@ -19,8 +19,9 @@
 #include "vqm/cpu/simd.hpp"
 #include "vqm/cpu/sse.hpp"
 #include "vqm/cpu/ssim.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using vqm::cpu::isa;
 using vqm::test::content;

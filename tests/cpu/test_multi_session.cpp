@@ -6,8 +6,9 @@
 
 #include "common/multi_session_check.hpp"
 #include "vqm/cpu.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using namespace vqm;
 

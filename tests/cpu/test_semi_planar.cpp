@@ -8,9 +8,10 @@
 
 #include "common/semi_planar.hpp"
 #include "vqm/cpu.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 const char* const semi_planar_formats[] = {"nv12", "nv21", "nv16", "nv24", "nv42", "nv20", "p010", "p012",
                                            "p016", "p210", "p212", "p216", "p410", "p412", "p416"};

@@ -10,8 +10,9 @@
 #include "common/counting_executor.hpp"
 #include "cpu/synthetic.hpp"
 #include "vqm/cpu.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 struct run_output {
   std::vector<std::string> names;

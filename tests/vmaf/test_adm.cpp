@@ -17,8 +17,9 @@
 #include "vqm/cpu/reference/adm.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/metrics/adm.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using vqm::test::vmaf_reference_dir;
 using vqm::test::vmaf_reference_pairs;

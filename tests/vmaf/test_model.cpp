@@ -17,8 +17,9 @@
 #include "common/reference_data.hpp"
 #include "vqm/detail/json.hpp"
 #include "vqm/vmaf/model.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using vqm::vmaf::model;
 using series_map = std::map<std::string, std::vector<std::optional<double>>>;

@@ -16,8 +16,9 @@
 #include "vqm/cpu/motion.hpp"
 #include "vqm/cpu/reference/motion.hpp"
 #include "vqm/metrics/motion.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using series = std::vector<std::pair<std::string, std::vector<double>>>;
 

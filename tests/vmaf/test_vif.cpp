@@ -25,8 +25,9 @@
 #include "vqm/cpu/vif.hpp"
 #include "vqm/metrics/vif.hpp"
 #include "vqm/tables/vif.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using vqm::test::vmaf_reference_dir;
 using vqm::test::vmaf_reference_pairs;

@@ -29,9 +29,10 @@
 #include "vqm/vulkan/command.hpp"
 #include "vqm/vulkan/pipeline.hpp"
 #include "vqm/vulkan/spirv/adm_cvt_test.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 std::string show(const adm_partials& p) {
   std::string s;

@@ -5,9 +5,10 @@
 #include "vk_test_util.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 const std::string pair_ref = "astronaut_576x324_420p8_ref.y4m";
 const std::string pair_dis = "astronaut_576x324_420p8_x264crf35.y4m";

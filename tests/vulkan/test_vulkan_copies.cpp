@@ -14,9 +14,10 @@
 #include "vqm/cpu.hpp"
 #include "vqm/vulkan.hpp"
 #include "vqm/vulkan/detail/copy_pool.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 using vulkan::detail::copy_pool;
 

@@ -13,9 +13,10 @@
 #include "gpu_input_util.hpp"
 #include "vk_test_util.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 template <class R, class D>
 run_values score_pics(Vulkan& gpu, const std::vector<feature_request>& features, const picture_format& f,

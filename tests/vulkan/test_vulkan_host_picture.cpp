@@ -20,8 +20,9 @@
 #include "vqm/io/y4m.hpp"
 #include "vqm/io/yuv.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using namespace vqm;
 

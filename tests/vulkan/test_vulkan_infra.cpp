@@ -13,8 +13,9 @@
 #include "vqm/vulkan/context.hpp"
 #include "vqm/vulkan/pipeline.hpp"
 #include "vqm/vulkan/spirv/selftest.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using namespace vqm;
 

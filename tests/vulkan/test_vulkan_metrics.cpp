@@ -12,9 +12,10 @@
 #include "vk_test_util.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 double tolerance(const std::string& out) {
   if (out.starts_with("float_ssim") || out.starts_with("float_ms_ssim")) return 1e-8;

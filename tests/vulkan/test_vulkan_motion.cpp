@@ -25,9 +25,10 @@
 #include "vqm/metrics/motion.hpp"
 #include "vqm/session.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 static_assert(MotionKernel<Vulkan>);
 

@@ -13,8 +13,9 @@
 #include "common/semi_planar.hpp"
 #include "vk_test_util.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
-namespace {
+namespace VQM_TEST_UNIT {
 
 using namespace vqm;
 

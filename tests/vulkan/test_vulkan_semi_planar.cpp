@@ -10,9 +10,10 @@
 #include "common/semi_planar.hpp"
 #include "vk_test_util.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 void check_format(Vulkan& gpu, const std::string& name, std::uint32_t w, std::uint32_t h, compat c,
                   const std::vector<std::string>& names = all_features) {

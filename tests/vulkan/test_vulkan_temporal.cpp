@@ -15,9 +15,10 @@
 #include "vqm/vulkan.hpp"
 #include "vqm/vulkan/engines/ssim_passes.hpp"
 #include "vqm/vulkan/temporal.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 struct toy_partials {
   ssim_partials sums;

@@ -5,9 +5,10 @@
 #include "common/multi_session_check.hpp"
 #include "vk_test_util.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 TEST(VulkanValidation, AllMetricsRunWithoutValidationErrors) {
   VQM_REQUIRE_VULKAN(probe);

@@ -31,9 +31,10 @@
 #include "vqm/vulkan/command.hpp"
 #include "vqm/vulkan/pipeline.hpp"
 #include "vqm/vulkan/spirv/vif_div_test.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 std::string show(const vif_partials& p) {
   std::string s;
