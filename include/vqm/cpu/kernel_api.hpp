@@ -16,11 +16,11 @@
 //   #endif
 #pragma once
 
-#if defined(VQM_CPU_COMPILED) && !defined(VQM_CPU_IMPLEMENTATION)
-#define VQM_CPU_KERNEL_BODIES 0
-#define VQM_CPU_KERNEL
-#elif defined(VQM_CPU_IMPLEMENTATION)
+#if defined(VQM_CPU_IMPLEMENTATION)  // src/cpu/*.cpp
 #define VQM_CPU_KERNEL_BODIES 1
+#define VQM_CPU_KERNEL
+#elif defined(VQM_CPU_COMPILED)  // a consumer of libvqm_cpu.a
+#define VQM_CPU_KERNEL_BODIES 0
 #define VQM_CPU_KERNEL
 #else
 #define VQM_CPU_KERNEL_BODIES 1
