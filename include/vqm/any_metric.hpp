@@ -8,11 +8,9 @@
 #include <vector>
 
 #include "vqm/concepts/backend.hpp"
+#include "vqm/feature/algorithm.hpp"
 
 namespace vqm {
-
-// A named series of per-frame values.
-using named_series = std::pair<std::string, std::vector<double>>;
 
 template <Backend B>
 class any_metric {
@@ -32,7 +30,7 @@ class any_metric {
   void enqueue(B& b, typename B::frame& f, std::size_t slot) { self_->enqueue(b, f, slot); }
   void scores(std::size_t slot, double* out) const { self_->scores(slot, out); }
   void accumulate(std::size_t slot) { self_->accumulate(slot); }
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return self_->aggregate(); }
+  [[nodiscard]] std::vector<named_value> aggregate() const { return self_->aggregate(); }
 
  private:
   struct concept_t {
@@ -42,7 +40,7 @@ class any_metric {
     virtual void enqueue(B& b, typename B::frame& f, std::size_t slot) = 0;
     virtual void scores(std::size_t slot, double* out) const = 0;
     virtual void accumulate(std::size_t slot) = 0;
-    virtual std::vector<std::pair<std::string, double>> aggregate() const = 0;
+    virtual std::vector<named_value> aggregate() const = 0;
     virtual std::vector<named_series> finish() const = 0;
   };
   template <class M>
@@ -58,12 +56,9 @@ class any_metric {
       metric.enqueue(b, f, partials[slot]);
     }
     void scores(std::size_t slot, double* out) const override { metric.scores(partials[slot], out); }
-    void accumulate(std::size_t slot) override { metric.accumulate(partials[slot]); }
-    std::vector<std::pair<std::string, double>> aggregate() const override { return metric.aggregate(); }
-    std::vector<named_series> finish() const override {
-      if constexpr (requires { metric.finish(); }) return metric.finish();
-      else return {};
-    }
+    void accumulate(std::size_t slot) override { algorithm::accumulate(metric, partials[slot]); }
+    std::vector<named_value> aggregate() const override { return algorithm::aggregate(metric); }
+    std::vector<named_series> finish() const override { return algorithm::finish(metric); }
     M metric;
     std::vector<typename M::partials_type> partials;
   };

@@ -19,13 +19,6 @@ template <class B>
 }
 }  // namespace detail
 
-// "psnr, float_psnr, ..." (every registered feature).
-[[nodiscard]] inline std::string metric_name_list() {
-  std::string s;
-  for (auto n : metric_names) s += (s.empty() ? "" : ", ") + std::string(n);
-  return s;
-}
-
 // Whether feature `name` can run on backend B at all (its kernel concept is modelled).
 template <class B>
 [[nodiscard]] bool runs_on(std::string_view name) {
@@ -43,13 +36,9 @@ template <Backend B>
   registry::all::for_each([&]<class E>() {
     using A = typename E::algorithm;
     if (out || name != A::feature_name) return;
-    const auto o = A::options::parse(opt);
-    bool temporal = false;
-    if constexpr (requires { A::temporal(o); }) temporal = A::temporal(o);
-    // A metric with end-of-stream series (motion2/3) needs every frame, reported or not.
-    if constexpr (requires(const A& a) { a.finish(); }) temporal = true;
+    const auto o = parse_options<typename A::options>(opt);
     if constexpr (E::template runs_on<B>) {
-      out.emplace(typename E::template metric<B>(f, o, c), temporal);
+      out.emplace(typename E::template metric<B>(f, o, c), algorithm::temporal<A>(o));
     } else {
       throw error(errc::unsupported_format,
                   "the " + detail::backend_name<B>() + " backend does not implement " + A::feature_name);

@@ -33,7 +33,7 @@ struct feature_request {
     using A = typename E::algorithm;
     if (found || name != A::feature_name) return;
     found = true;
-    if constexpr (requires(const typename A::options& o) { o.suffix(); }) out = A::options::parse(options).suffix();
+    out = options_suffix(parse_options<typename A::options>(options));
   });
   if (!found) throw error(errc::invalid_argument, "unknown feature '" + std::string(name) + "' (known: " + metric_name_list() + ")");
   return out;

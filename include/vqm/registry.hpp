@@ -1,13 +1,16 @@
-// The metric registry: one line per metric. The factory (make_metric), the CLI's feature list and help,
-// the benchmarks and the typed tests all read it; nothing else lists metric names.
+// The metric registry: one line per metric. The factory (make_metric), the backends' engine sets, the
+// VMAF models' feature lookup, the CLI's feature list and help, the benchmarks and the typed tests all read
+// it; nothing else lists metrics.
 //
 // A line names the metric template (Metric<Backend>), its algorithm class (feature name, options,
 // outputs, host math) and the kernel concept a backend must model to run it.
 #pragma once
 
 #include <array>
+#include <string>
 #include <string_view>
 
+#include "vqm/feature/algorithm.hpp"
 #include "vqm/metrics/adm.hpp"
 #include "vqm/metrics/float_psnr.hpp"
 #include "vqm/metrics/motion.hpp"
@@ -17,16 +20,18 @@
 #include "vqm/metrics/ssim.hpp"
 #include "vqm/metrics/vif.hpp"
 
-// X(Metric template, algorithm class, kernel concept)
-#define VQM_METRIC_REGISTRY(X)                     \
-  X(Psnr, psnr_algorithm, SseKernel)               \
-  X(FloatPsnr, float_psnr_algorithm, FloatSseKernel) \
-  X(Ssim, ssim_algorithm, SsimKernel)              \
-  X(MsSsim, ms_ssim_algorithm, MsSsimKernel)       \
-  X(PsnrHvs, psnr_hvs_algorithm, PsnrHvsKernel)    \
-  X(Adm, adm_algorithm, AdmKernel)                 \
-  X(Motion, motion_algorithm, MotionKernel)        \
-  X(Vif, vif_algorithm, VifKernel)
+// X(name, Metric template, algorithm class, kernel concept). `name` also names each backend's engine
+// (cpu::psnr_engine, vulkan::psnr_engine, in <backend>/engines/psnr.hpp): the backends derive their engine
+// sets from these lines (cpu/engines.hpp, vulkan/engines.hpp), so a missing engine fails to compile.
+#define VQM_METRIC_REGISTRY(X)                              \
+  X(psnr, Psnr, psnr_algorithm, SseKernel)                  \
+  X(float_psnr, FloatPsnr, float_psnr_algorithm, FloatSseKernel) \
+  X(ssim, Ssim, ssim_algorithm, SsimKernel)                 \
+  X(ms_ssim, MsSsim, ms_ssim_algorithm, MsSsimKernel)       \
+  X(psnr_hvs, PsnrHvs, psnr_hvs_algorithm, PsnrHvsKernel)   \
+  X(adm, Adm, adm_algorithm, AdmKernel)                     \
+  X(motion, Motion, motion_algorithm, MotionKernel)         \
+  X(vif, Vif, vif_algorithm, VifKernel)
 
 namespace vqm::registry {
 
@@ -40,7 +45,8 @@ struct list {
   static constexpr std::size_t size = sizeof...(E);
 };
 
-#define VQM_REGISTRY_ENTRY(M, A, K)                              \
+#define VQM_REGISTRY_ENTRY(N, M, A, K)                           \
+  static_assert(Algorithm<A>, #A " does not model vqm::Algorithm (vqm/feature/algorithm.hpp)"); \
   struct M##_entry {                                             \
     using algorithm = A;                                         \
     template <class B>                                           \
@@ -51,7 +57,7 @@ struct list {
 VQM_METRIC_REGISTRY(VQM_REGISTRY_ENTRY)
 #undef VQM_REGISTRY_ENTRY
 
-#define VQM_REGISTRY_NAME(M, A, K) , M##_entry
+#define VQM_REGISTRY_NAME(N, M, A, K) , M##_entry
 template <class First, class... Rest>
 using list_of = list<Rest...>;
 using all = list_of<void VQM_METRIC_REGISTRY(VQM_REGISTRY_NAME)>;
@@ -69,13 +75,19 @@ inline constexpr auto metric_names = [] {
   return names;
 }();
 
+// "psnr, float_psnr, ..." (every registered feature).
+[[nodiscard]] inline std::string metric_name_list() {
+  std::string s;
+  for (auto n : metric_names) s += (s.empty() ? "" : ", ") + std::string(n);
+  return s;
+}
+
 // Whether feature `name`'s values depend on the reference alone (its algorithm says reference_only):
 // one computation serves every distorted scored against that reference (multi_session).
 [[nodiscard]] constexpr bool reference_only_feature(std::string_view name) noexcept {
   bool only = false;
   registry::all::for_each([&]<class E>() {
-    if constexpr (requires { E::algorithm::reference_only; })
-      if (name == E::algorithm::feature_name) only = E::algorithm::reference_only;
+    if (name == E::algorithm::feature_name) only = algorithm::reference_only<typename E::algorithm>;
   });
   return only;
 }

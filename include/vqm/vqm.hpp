@@ -11,7 +11,7 @@
 #include "vqm/metrics/psnr.hpp"        // IWYU pragma: export
 #include "vqm/metrics/psnr_hvs.hpp"    // IWYU pragma: export
 #include "vqm/metrics/ssim.hpp"        // IWYU pragma: export
-#include "vqm/options.hpp"             // IWYU pragma: export
+#include "vqm/feature/options.hpp"             // IWYU pragma: export
 #include "vqm/picture.hpp"             // IWYU pragma: export
 #include "vqm/registry.hpp"            // IWYU pragma: export
 #include "vqm/scorer.hpp"              // IWYU pragma: export

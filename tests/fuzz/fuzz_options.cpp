@@ -10,7 +10,7 @@
 #include "vqm/cpu.hpp"
 #include "vqm/error.hpp"
 #include "vqm/metric_factory.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/options.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -27,23 +27,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const auto eq = line.find('=');
       const auto name = line.substr(0, eq);
       const auto opts = eq == std::string_view::npos ? vqm::option_map{} : vqm::option_map::parse(line.substr(eq + 1));
-      bool b = false;
-      double d = 0;
-      std::uint32_t u = 0;
-      for (const auto& [k, v] : opts.items()) {
-        try {
-          opts.get(k, b);
-        } catch (const vqm::error&) {
-        }
-        try {
-          opts.get(k, d);
-        } catch (const vqm::error&) {
-        }
-        try {
-          opts.get(k, u);
-        } catch (const vqm::error&) {
-        }
-      }
       for (const auto mode : {vqm::compat::none, vqm::compat::libvmaf}) {
         try {
           const vqm::picture_format f{64 + static_cast<std::uint32_t>(size % 200), 48, vqm::chroma_format::yuv420,

@@ -26,6 +26,7 @@ using vqm::test::vmaf_reference_pairs;
 
 using vqm::adm_algorithm;
 using vqm::adm_options;
+using vqm::parse_options;
 using vqm::adm_partials;
 using vqm::cpu::isa;
 
@@ -235,8 +236,8 @@ TEST(AdmCsf, OtherModesMatchPrototype) {
   const auto& [rf, df] = vqm::test::frames_of(j);
   const auto rv = rf[0].view().planes[0], dv = df[0].view().planes[0];
   for (const auto& r : rows) {
-    const auto o = adm_options::parse(vqm::option_map::parse(r.opts));
-    EXPECT_EQ(o.suffix(), r.suffix) << r.opts;
+    const auto o = parse_options<adm_options>(vqm::option_map::parse(r.opts));
+    EXPECT_EQ(vqm::options_suffix(o), r.suffix) << r.opts;
     const adm_algorithm alg(fmt, o);
     const auto p = vqm::cpu::adm(rv, dv, 8, alg.request());
     EXPECT_TRUE(p == vqm::cpu::reference::adm(rv, dv, 8, alg.request())) << r.opts;
@@ -385,16 +386,16 @@ TEST(AdmKernel, OptimisedEqualsReferenceMinimumAndFullHd) {
 // ---- (4) options and names ----
 
 TEST(AdmOptions, ParseAndSuffix) {
-  auto parse = [](const char* s) { return adm_options::parse(vqm::option_map::parse(s)); };
-  EXPECT_EQ(adm_options{}.suffix(), "");
-  EXPECT_EQ(parse("adm_enhn_gain_limit=1.0").suffix(), "_egl_1");
+  auto parse = [](const char* s) { return parse_options<adm_options>(vqm::option_map::parse(s)); };
+  EXPECT_EQ(vqm::options_suffix(adm_options{}), "");
+  EXPECT_EQ(vqm::options_suffix(parse("adm_enhn_gain_limit=1.0")), "_egl_1");
   EXPECT_EQ(parse("adm_enhn_gain_limit=1.0").enhn_gain_limit, 1.0);
-  EXPECT_EQ(parse("adm_skip_scale0=true:adm_enhn_gain_limit=1.2:adm_csf_mode=1").suffix(), "_csf_1_egl_1.2_ssz");
-  EXPECT_EQ(parse("adm_noise_weight=0").suffix(), "_nw_0");
-  EXPECT_EQ(parse("adm_noise_weight=0.03125").suffix(), "");
-  EXPECT_EQ(parse("adm_skip_aim=true:debug=true").suffix(), "");
-  EXPECT_EQ(parse("adm_ref_display_height=2160:adm_norm_view_dist=1.5").suffix(), "_nvd_1.5_rdh_2160");
-  EXPECT_EQ(parse("adm_csf_diag_scale=2:adm_csf_scale=0.5:adm_dlm_weight=0.25:adm_min_val=0.1").suffix(),
+  EXPECT_EQ(vqm::options_suffix(parse("adm_skip_scale0=true:adm_enhn_gain_limit=1.2:adm_csf_mode=1")), "_csf_1_egl_1.2_ssz");
+  EXPECT_EQ(vqm::options_suffix(parse("adm_noise_weight=0")), "_nw_0");
+  EXPECT_EQ(vqm::options_suffix(parse("adm_noise_weight=0.03125")), "");
+  EXPECT_EQ(vqm::options_suffix(parse("adm_skip_aim=true:debug=true")), "");
+  EXPECT_EQ(vqm::options_suffix(parse("adm_ref_display_height=2160:adm_norm_view_dist=1.5")), "_nvd_1.5_rdh_2160");
+  EXPECT_EQ(vqm::options_suffix(parse("adm_csf_diag_scale=2:adm_csf_scale=0.5:adm_dlm_weight=0.25:adm_min_val=0.1")),
             "_scfd_2_scf_0.5_dlmw_0.25_min_0.1");
   EXPECT_THROW(parse("adm_bogus=1"), vqm::error);
   EXPECT_THROW(parse("egl=1"), vqm::error);

@@ -64,7 +64,7 @@ std::string printed_key(const vqm::vmaf::model_feature& f) {
       if (*v == "true") suffix += std::string("_") + o.alias;
     } else {
       const double d = std::atof(v->c_str());
-      if (d != o.def) suffix += std::string("_") + o.alias + "_" + vqm::feature_params::format_g(d);
+      if (d != o.def) suffix += std::string("_") + o.alias + "_" + vqm::detail::format_g(d);
     }
   }
   return vqm::vmaf::printed_name(f.name, suffix);

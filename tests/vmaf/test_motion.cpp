@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/reference_data.hpp"
+#include "vqm/vmaf/feature_names.hpp"
 #include "vqm/cpu/motion.hpp"
 #include "vqm/cpu/reference/motion.hpp"
 #include "vqm/metrics/motion.hpp"
@@ -37,7 +38,7 @@ series run_motion(const std::vector<vqm::picture>& frames, const vqm::option_map
                   bool reference_kernel = false) {
   if (nframes == 0) nframes = frames.size();
   const auto fmt = frames.at(0).format();
-  const auto o = vqm::motion_options::parse(opts);
+  const auto o = vqm::parse_options<vqm::motion_options>(opts);
   vqm::motion_algorithm alg(fmt, o);
   vqm::cpu::motion_state st(fmt, 3);
   series out;
@@ -161,7 +162,7 @@ TEST(VmafMotion, FlushEdgeCasesMatchThePrototype) {
     const auto what = c.at("reference").get<std::string>() + " [" + c.at("options").get<std::string>() + "] " +
                       std::to_string(n) + " frames";
     const auto sfx = c.at("suffix").get<std::string>();
-    EXPECT_EQ(vqm::motion_options::parse(opts).suffix(), sfx) << what;
+    EXPECT_EQ(vqm::options_suffix(vqm::parse_options<vqm::motion_options>(opts)), sfx) << what;
     const auto got = run_motion(luma_frames(c.at("reference").get<std::string>()), opts, n);
     std::map<std::string, std::vector<double>> want;
     const auto add = [&](const std::string& internal, const char* key) {
@@ -191,23 +192,24 @@ TEST(VmafMotion, SpecNumericCheck) {
 TEST(VmafMotion, OptionsNamesAndErrors) {
   using vqm::motion_options;
   using vqm::option_map;
-  EXPECT_EQ(motion_options::parse({}).suffix(), "");
-  EXPECT_EQ(motion_options::parse(option_map::parse("motion_five_frame_window=true")).suffix(), "_mffw");
-  EXPECT_EQ(motion_options::parse(option_map::parse("motion_blend_factor=0.50:motion_blend_offset=10.0:"
-                                                    "motion_fps_weight=1.5:motion_max_val=15:motion_moving_average=true"))
-                .suffix(),
+  using vqm::parse_options;
+  EXPECT_EQ(vqm::options_suffix(parse_options<motion_options>({})), "");
+  EXPECT_EQ(vqm::options_suffix(parse_options<motion_options>(option_map::parse("motion_five_frame_window=true"))), "_mffw");
+  EXPECT_EQ(vqm::options_suffix(parse_options<motion_options>(option_map::parse(
+                "motion_blend_factor=0.50:motion_blend_offset=10.0:"
+                "motion_fps_weight=1.5:motion_max_val=15:motion_moving_average=true"))),
             "_mbf_0.5_mbo_10_mfw_1.5_mmxv_15_mma");
-  EXPECT_EQ(motion_options::parse(option_map::parse("motion_force_zero=true")).suffix(), "_force_0");
-  EXPECT_EQ(motion_options::parse(option_map::parse("motion_force_zero=false:debug=true:motion_blend_factor=1.0")).suffix(), "");
-  EXPECT_EQ(motion_options::parse(option_map::parse("motion_fps_weight=1.23456789")).motion_fps_weight, 1.23457);
+  EXPECT_EQ(vqm::options_suffix(parse_options<motion_options>(option_map::parse("motion_force_zero=true"))), "_force_0");
+  EXPECT_EQ(vqm::options_suffix(parse_options<motion_options>(option_map::parse("motion_force_zero=false:debug=true:motion_blend_factor=1.0"))), "");
+  EXPECT_EQ(parse_options<motion_options>(option_map::parse("motion_fps_weight=1.23456789")).motion_fps_weight, 1.23457);
   for (const char* bad : {"motion_blend_factor=1.5", "motion_fps_weight=x", "motion_max_val=-1", "motion_force_zero=1",
                           "motion_speed=2", "motion_blend_offset=1001"})
-    EXPECT_THROW((void)motion_options::parse(option_map::parse(bad)), vqm::error) << bad;
+    EXPECT_THROW((void)parse_options<motion_options>(option_map::parse(bad)), vqm::error) << bad;
 
   vqm::picture_format fmt{576, 324, vqm::chroma_format::yuv420, 8};
-  vqm::motion_algorithm a(fmt, motion_options::parse(option_map::parse("debug=true")));
+  vqm::motion_algorithm a(fmt, parse_options<motion_options>(option_map::parse("debug=true")));
   EXPECT_EQ(a.names(), (std::vector<std::string>{"VMAF_integer_feature_motion_sad_score", "integer_motion"}));
-  vqm::motion_algorithm b(fmt, motion_options::parse(option_map::parse("debug=true:motion_five_frame_window=true")));
+  vqm::motion_algorithm b(fmt, parse_options<motion_options>(option_map::parse("debug=true:motion_five_frame_window=true")));
   EXPECT_EQ(b.names(), (std::vector<std::string>{"VMAF_integer_feature_motion_sad_score_mffw", "integer_motion_mffw"}));
   EXPECT_TRUE(b.request().five_frame_window);
   EXPECT_TRUE(b.finish().at(0).second.empty());
@@ -348,7 +350,7 @@ TEST(VmafMotion, MetricTemplateDrivesTheBackend) {
   const auto& frames = luma_frames("rocket_177x99_420p8_ref.y4m");
   for (const char* opts : {"", "motion_five_frame_window=true", "motion_force_zero=true"}) {
     mock_backend b;
-    vqm::Motion<mock_backend> m(frames[0].format(), vqm::motion_options::parse(vqm::option_map::parse(opts)));
+    vqm::Motion<mock_backend> m(frames[0].format(), vqm::parse_options<vqm::motion_options>(vqm::option_map::parse(opts)));
     m.reserve_slots(1);
     std::vector<double> sad;
     for (const auto& p : frames) {

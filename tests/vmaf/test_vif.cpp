@@ -85,9 +85,9 @@ TEST(VifReference, EveryPairAndRunBitExact) {
       if (!j.at("features").contains(run)) continue;
       const auto& r = j.at("features").at(run);
       if (r.at("status") != "ok") continue;
-      const auto o = vqm::vif_options::parse(opts);
+      const auto o = vqm::parse_options<vqm::vif_options>(opts);
       const vqm::vif_algorithm alg(refs.at(0).format(), o, vqm::compat::libvmaf);
-      auto& parts = cache[o.suffix()];
+      auto& parts = cache[vqm::options_suffix(o)];
       if (parts.empty()) {
         for (std::size_t f = 0; f < refs.size(); ++f) {
           const auto rv = refs[f].view(), dv = diss[f].view();
@@ -414,27 +414,28 @@ TEST(VifTables, LogExamplesAndFilters) {
 TEST(VifOptions, ParseAndSuffix) {
   using vqm::option_map;
   using vqm::vif_options;
-  EXPECT_EQ(vif_options::parse({}).suffix(), "");
-  EXPECT_EQ(vif_options::parse({{"vif_enhn_gain_limit", "1.0"}}).suffix(), "_egl_1");
-  EXPECT_EQ(vif_options::parse({{"vif_enhn_gain_limit", "1.37"}}).suffix(), "_egl_1.37");
-  EXPECT_EQ(vif_options::parse({{"vif_enhn_gain_limit", "100"}}).suffix(), "");
-  EXPECT_EQ(vif_options::parse({{"vif_enhn_gain_limit", "100.0"}}).suffix(), "");
-  EXPECT_EQ(vif_options::parse(option_map::parse("vif_skip_scale0=true:vif_enhn_gain_limit=1.5")).suffix(),
+  using vqm::parse_options;
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({})), "");
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({{"vif_enhn_gain_limit", "1.0"}})), "_egl_1");
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({{"vif_enhn_gain_limit", "1.37"}})), "_egl_1.37");
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({{"vif_enhn_gain_limit", "100"}})), "");
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({{"vif_enhn_gain_limit", "100.0"}})), "");
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>(option_map::parse("vif_skip_scale0=true:vif_enhn_gain_limit=1.5"))),
             "_egl_1.5_ssclz");
-  EXPECT_EQ(vif_options::parse({{"vif_skip_scale0", "true"}}).suffix(), "_ssclz");
-  EXPECT_EQ(vif_options::parse({{"vif_skip_scale0", "false"}}).suffix(), "");
-  EXPECT_EQ(vif_options::parse({{"debug", "true"}}).suffix(), "");
-  EXPECT_TRUE(vif_options::parse({{"debug", "true"}}).debug);
-  EXPECT_DOUBLE_EQ(vif_options::parse({{"vif_enhn_gain_limit", "1.0"}}).vif_enhn_gain_limit, 1.0);
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({{"vif_skip_scale0", "true"}})), "_ssclz");
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({{"vif_skip_scale0", "false"}})), "");
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({{"debug", "true"}})), "");
+  EXPECT_TRUE(parse_options<vif_options>({{"debug", "true"}}).debug);
+  EXPECT_DOUBLE_EQ(parse_options<vif_options>({{"vif_enhn_gain_limit", "1.0"}}).vif_enhn_gain_limit, 1.0);
   // libvmaf normalises through binary32 and %g: 1.23456789 -> "1.23457".
-  EXPECT_EQ(vif_options::parse({{"vif_enhn_gain_limit", "1.23456789"}}).vif_enhn_gain_limit, 1.23457);
-  EXPECT_EQ(vif_options::parse({{"vif_enhn_gain_limit", "1.23456789"}}).suffix(), "_egl_1.23457");
+  EXPECT_EQ(parse_options<vif_options>({{"vif_enhn_gain_limit", "1.23456789"}}).vif_enhn_gain_limit, 1.23457);
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>({{"vif_enhn_gain_limit", "1.23456789"}})), "_egl_1.23457");
   // The last value wins.
-  EXPECT_EQ(vif_options::parse(option_map::parse("vif_enhn_gain_limit=2:vif_enhn_gain_limit=3")).suffix(), "_egl_3");
+  EXPECT_EQ(vqm::options_suffix(parse_options<vif_options>(option_map::parse("vif_enhn_gain_limit=2:vif_enhn_gain_limit=3"))), "_egl_3");
 
   auto rejected = [](const option_map& m) {
     try {
-      (void)vif_options::parse(m);
+      (void)parse_options<vif_options>(m);
     } catch (const vqm::error& e) {
       return e.code() == vqm::errc::invalid_argument;
     }
@@ -457,10 +458,10 @@ TEST(VifOptions, NamesAndRequest) {
                                                      "integer_vif_scale3"}));
   EXPECT_EQ(plain.request().gain_limit, 100.0);
   EXPECT_FALSE(plain.request().skip_scale0);
-  const vqm::vif_algorithm neg(f, vqm::vif_options::parse({{"vif_enhn_gain_limit", "1.0"}}));
+  const vqm::vif_algorithm neg(f, vqm::parse_options<vqm::vif_options>({{"vif_enhn_gain_limit", "1.0"}}));
   EXPECT_EQ(neg.names().at(3), "integer_vif_scale3_egl_1");
   EXPECT_EQ(neg.request().gain_limit, 1.0);
-  const vqm::vif_algorithm dbg(f, vqm::vif_options::parse(vqm::option_map::parse("debug=true:vif_skip_scale0=true")));
+  const vqm::vif_algorithm dbg(f, vqm::parse_options<vqm::vif_options>(vqm::option_map::parse("debug=true:vif_skip_scale0=true")));
   ASSERT_EQ(dbg.names().size(), 15u);
   EXPECT_EQ(dbg.names()[4], "integer_vif_ssclz");
   EXPECT_EQ(dbg.names()[14], "integer_vif_den_scale3_ssclz");
@@ -482,7 +483,7 @@ TEST(VifOptions, ScoresFromSums) {
   EXPECT_EQ(out[1], 0.5);
   EXPECT_EQ(out[2], -1.0);
   EXPECT_TRUE(std::isnan(out[3]));
-  const vqm::vif_algorithm dbg(f, vqm::vif_options::parse({{"debug", "true"}, {"vif_skip_scale0", "true"}}));
+  const vqm::vif_algorithm dbg(f, vqm::parse_options<vqm::vif_options>({{"debug", "true"}, {"vif_skip_scale0", "true"}}));
   p.scale[3] = {0, 0, 0, 7};
   out.assign(15, -99.0);
   dbg.scores(p, out.data());

@@ -107,7 +107,7 @@ TEST(VulkanAdm, EveryReferencePairAndRunBitExact) {
     std::vector<adm_algorithm> algs;
     std::vector<adm_request> requests;
     for (const auto& o : option_sets) {
-      algs.emplace_back(fmt, adm_options::parse(o), compat::libvmaf);
+      algs.emplace_back(fmt, parse_options<adm_options>(o), compat::libvmaf);
       requests.push_back(algs.back().request());
     }
     const auto got = run_vulkan(v, rv, dv, requests, v.frames_in_flight());
@@ -198,7 +198,7 @@ std::vector<adm_request> test_requests(const picture_format& f) {
                                      {{"adm_skip_scale0", "true"}},
                                      {{"adm_norm_view_dist", "4.5"}, {"adm_ref_display_height", "2160"}}};
   std::vector<adm_request> out;
-  for (const auto& o : sets) out.push_back(adm_algorithm(f, adm_options::parse(o)).request());
+  for (const auto& o : sets) out.push_back(adm_algorithm(f, parse_options<adm_options>(o)).request());
   return out;
 }
 

@@ -131,7 +131,7 @@ TEST(VulkanMotion, EveryReferencePairAndRunBitExact) {
       if (key != "motion" && key != "motion[motion_five_frame_window]" && !model) continue;
       if (run.at("status") != "ok") continue;
       const bool mffw = key == "motion[motion_five_frame_window]";
-      motion_algorithm alg(rv.front().format, motion_options::parse(option_map::parse(mffw ? "motion_five_frame_window=true" : "")));
+      motion_algorithm alg(rv.front().format, parse_options<motion_options>(option_map::parse(mffw ? "motion_five_frame_window=true" : "")));
       std::map<std::string, std::vector<double>> mine;
       for (std::size_t f = 0; f < rv.size(); ++f) {
         double s[2];

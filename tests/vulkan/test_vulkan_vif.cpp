@@ -106,7 +106,7 @@ TEST(VulkanVif, EveryReferencePairAndRunBitExact) {
     std::vector<vif_algorithm> algs;
     std::vector<vif_request> requests;
     for (const auto& o : option_sets) {
-      algs.emplace_back(rv.front().format, vif_options::parse(o), compat::libvmaf);
+      algs.emplace_back(rv.front().format, parse_options<vif_options>(o), compat::libvmaf);
       requests.push_back(algs.back().request());
     }
     const auto got = run_vulkan(v, rv, dv, requests, v.frames_in_flight());

@@ -1,5 +1,6 @@
 // The Cpu backend's engines: one per metric, each in its own file under cpu/engines/, providing the
-// kernel entry points its metric's concept names. Adding a metric to the Cpu backend adds its engine here.
+// kernel entry points its metric's concept names. The set follows the registry (vqm/registry.hpp): a
+// registered metric whose engine is not included here does not compile.
 #pragma once
 
 #include "vqm/cpu/engines/adm.hpp"
@@ -11,11 +12,13 @@
 #include "vqm/cpu/engines/ssim.hpp"
 #include "vqm/cpu/engines/vif.hpp"
 #include "vqm/cpu/semi_planar.hpp"
+#include "vqm/registry.hpp"
 
 namespace vqm::cpu {
 
 // planar_input is not an engine: the scratch the backend converts semi-planar input into (begin_frame).
-struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine, adm_engine, motion_engine,
-                 vif_engine, planar_input {};
+#define VQM_CPU_ENGINE(name, M, A, K) name##_engine,
+struct engines : VQM_METRIC_REGISTRY(VQM_CPU_ENGINE) planar_input {};
+#undef VQM_CPU_ENGINE
 
 }  // namespace vqm::cpu

@@ -9,14 +9,14 @@
 #include <cstdint>
 #include <math.h>  // ::powf, ::pow, ::log10, ::exp: glibc's, called at run time (SPEC §0, §16.4)
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "vqm/compat.hpp"
 #include "vqm/concepts/adm_kernel.hpp"
 #include "vqm/error.hpp"
-#include "vqm/metrics/feature_params.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/algorithm.hpp"
 #include "vqm/picture.hpp"
 #include "vqm/tables/adm.hpp"
 
@@ -24,65 +24,36 @@ namespace vqm {
 
 // Options of SPEC §12, named, typed, bounded and defaulted as libvmaf's.
 struct adm_options {
-  double enhn_gain_limit = 100.0;   // adm_enhn_gain_limit (egl), [1, 100]
-  int csf_mode = 0;                 // adm_csf_mode (csf), [0, 3]
-  double norm_view_dist = 3.0;      // adm_norm_view_dist (nvd), [0.75, 24]
-  int ref_display_height = 1080;    // adm_ref_display_height (rdh), [1, 4320]
-  double csf_scale = 1.0;           // adm_csf_scale (scf), [0, 50]
-  double csf_diag_scale = 1.0;      // adm_csf_diag_scale (scfd), [0, 50]
-  double noise_weight = 0.03125;    // adm_noise_weight (nw), [0, 1500]
-  double dlm_weight = 0.5;          // adm_dlm_weight (dlmw), [0, 1]
-  double min_val = 0.0;             // adm_min_val (min), [0, 1]
-  bool skip_aim = false;            // adm_skip_aim (no suffix)
-  bool skip_scale0 = false;         // adm_skip_scale0 (ssz)
-  bool debug = false;               // debug (no suffix)
+  static constexpr const char* feature = "adm";
+  double enhn_gain_limit = 100.0;
+  int csf_mode = 0;
+  double norm_view_dist = 3.0;
+  int ref_display_height = 1080;
+  double csf_scale = 1.0;
+  double csf_diag_scale = 1.0;
+  double noise_weight = 0.03125;
+  double dlm_weight = 0.5;
+  double min_val = 0.0;
+  bool skip_aim = false;
+  bool skip_scale0 = false;
+  bool debug = false;
 
-  [[nodiscard]] static adm_options parse(const option_map& m) {
-    static constexpr const char* f = "adm";
-    m.check_known(f, {"adm_enhn_gain_limit", "adm_csf_mode", "adm_norm_view_dist", "adm_ref_display_height",
-                      "adm_csf_scale", "adm_csf_diag_scale", "adm_noise_weight", "adm_dlm_weight", "adm_min_val",
-                      "adm_skip_aim", "adm_skip_scale0", "debug"});
-    adm_options o;
-    using namespace feature_params;
-    auto dbl = [&](const char* key, double& out, double lo, double hi) {
-      if (const auto* v = find(m, key)) out = parse_double(f, key, *v, lo, hi);
+  static constexpr auto table() {
+    using o = adm_options;
+    return std::tuple{
+        number("adm_enhn_gain_limit", &o::enhn_gain_limit, 1.0, 100.0, "enhancement gain limit", "egl"),
+        number("adm_csf_mode", &o::csf_mode, 0, 3, "contrast sensitivity: 0 Watson, 1 Barten, 2 and 3 blends", "csf"),
+        number("adm_norm_view_dist", &o::norm_view_dist, 0.75, 24.0, "viewing distance / display height", "nvd"),
+        number("adm_ref_display_height", &o::ref_display_height, 1, 4320, "display height in pixels", "rdh"),
+        number("adm_csf_scale", &o::csf_scale, 0.0, 50.0, "Barten csf scale (h/v)", "scf"),
+        number("adm_csf_diag_scale", &o::csf_diag_scale, 0.0, 50.0, "Barten csf scale (diagonal)", "scfd"),
+        number("adm_noise_weight", &o::noise_weight, 0.0, 1500.0, "noise floor weight", "nw"),
+        number("adm_dlm_weight", &o::dlm_weight, 0.0, 1.0, "weight of adm2 in adm3 (the rest: 1 - aim)", "dlmw"),
+        number("adm_min_val", &o::min_val, 0.0, 1.0, "lower bound of adm3", "min"),
+        flag("adm_skip_aim", &o::skip_aim, "leave integer_aim out (0)"),
+        flag("adm_skip_scale0", &o::skip_scale0, "leave scale 0 out", "ssz"),
+        flag("debug", &o::debug, "also integer_adm, its num/den and per-scale num/den"),
     };
-    auto integer = [&](const char* key, int& out, int lo, int hi) {
-      if (const auto* v = find(m, key)) out = parse_int(f, key, *v, lo, hi);
-    };
-    auto boolean = [&](const char* key, bool& out) {
-      if (const auto* v = find(m, key)) out = parse_bool(f, key, *v);
-    };
-    dbl("adm_enhn_gain_limit", o.enhn_gain_limit, 1.0, 100.0);
-    integer("adm_csf_mode", o.csf_mode, 0, 3);
-    dbl("adm_norm_view_dist", o.norm_view_dist, 0.75, 24.0);
-    integer("adm_ref_display_height", o.ref_display_height, 1, 4320);
-    dbl("adm_csf_scale", o.csf_scale, 0.0, 50.0);
-    dbl("adm_csf_diag_scale", o.csf_diag_scale, 0.0, 50.0);
-    dbl("adm_noise_weight", o.noise_weight, 0.0, 1500.0);
-    dbl("adm_dlm_weight", o.dlm_weight, 0.0, 1.0);
-    dbl("adm_min_val", o.min_val, 0.0, 1.0);
-    boolean("adm_skip_aim", o.skip_aim);
-    boolean("adm_skip_scale0", o.skip_scale0);
-    boolean("debug", o.debug);
-    return o;
-  }
-
-  // libvmaf's output-name suffix (SPEC §13), e.g. "_egl_1" for adm_enhn_gain_limit=1.
-  [[nodiscard]] std::string suffix() const {
-    const adm_options d;
-    feature_params::suffix s;
-    s.add_double("adm_csf_diag_scale", "scfd", csf_diag_scale, d.csf_diag_scale);
-    s.add_int("adm_csf_mode", "csf", csf_mode, d.csf_mode);
-    s.add_double("adm_csf_scale", "scf", csf_scale, d.csf_scale);
-    s.add_double("adm_dlm_weight", "dlmw", dlm_weight, d.dlm_weight);
-    s.add_double("adm_enhn_gain_limit", "egl", enhn_gain_limit, d.enhn_gain_limit);
-    s.add_double("adm_min_val", "min", min_val, d.min_val);
-    s.add_double("adm_noise_weight", "nw", noise_weight, d.noise_weight);
-    s.add_double("adm_norm_view_dist", "nvd", norm_view_dist, d.norm_view_dist);
-    s.add_int("adm_ref_display_height", "rdh", ref_display_height, d.ref_display_height);
-    s.add_bool("adm_skip_scale0", "ssz", skip_scale0, d.skip_scale0);
-    return s.str();
   }
 };
 
@@ -186,8 +157,18 @@ inline constexpr float third = 1.0f / 3.0f;  // TH, 0x3EAAAAAB
 class adm_algorithm {
  public:
   using partials_type = adm_partials;
-  static constexpr const char* feature_name = "adm";
   using options = adm_options;
+  static constexpr const char* feature_name = options::feature;
+  // The outputs, then the debug outputs (integer_adm, num, den, per-scale num and den).
+  static constexpr feature_output provided[] = {
+      {"VMAF_integer_feature_adm2_score", "integer_adm2"},
+      {"VMAF_integer_feature_aim_score", "integer_aim"},
+      {"VMAF_integer_feature_adm3_score", "integer_adm3"},
+      "integer_adm_scale0",     "integer_adm_scale1",     "integer_adm_scale2",     "integer_adm_scale3",
+      "integer_adm",            "integer_adm_num",        "integer_adm_den",        "integer_adm_num_scale0",
+      "integer_adm_den_scale0", "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2",
+      "integer_adm_den_scale2", "integer_adm_num_scale3", "integer_adm_den_scale3"};
+  static constexpr std::size_t outputs = 7;
 
   [[nodiscard]] static std::string unsupported(const picture_format& f, const options& o, compat = compat::none) {
     if (f.bit_depth < 8 || f.bit_depth > 16)
@@ -198,7 +179,7 @@ class adm_algorithm {
              std::to_string(f.width) + "x" + std::to_string(f.height) + " (use a larger input)";
     if (o.norm_view_dist * o.ref_display_height < 3.0 * 1080)
       return "adm needs adm_norm_view_dist * adm_ref_display_height >= 3240, got " +
-             feature_params::format_g(o.norm_view_dist) + " * " + std::to_string(o.ref_display_height) +
+             detail::format_g(o.norm_view_dist) + " * " + std::to_string(o.ref_display_height) +
              " (raise either option)";
     return {};
   }
@@ -226,17 +207,8 @@ class adm_algorithm {
     request_.skip_scale0 = o.skip_scale0;
     request_.skip_aim = o.skip_aim;
 
-    const std::string sfx = o.suffix();
-    for (const char* n : {"integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0", "integer_adm_scale1",
-                          "integer_adm_scale2", "integer_adm_scale3"})
-      names_.push_back(n + sfx);
-    if (o.debug) {
-      for (const char* n : {"integer_adm", "integer_adm_num", "integer_adm_den"}) names_.push_back(n + sfx);
-      for (int s = 0; s < 4; ++s) {
-        names_.push_back("integer_adm_num_scale" + std::to_string(s) + sfx);
-        names_.push_back("integer_adm_den_scale" + std::to_string(s) + sfx);
-      }
-    }
+    names_ = printed_names(provided, options_suffix(o));
+    if (!o.debug) names_.resize(outputs);
   }
 
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
@@ -319,8 +291,6 @@ class adm_algorithm {
       }
     }
   }
-  void accumulate(const partials_type&) noexcept {}
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }
 
  private:

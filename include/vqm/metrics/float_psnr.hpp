@@ -2,29 +2,29 @@
 #pragma once
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vqm/compat.hpp"
 #include "vqm/concepts/float_sse_kernel.hpp"
 #include "vqm/metrics/reduce.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/algorithm.hpp"
 
 namespace vqm {
 
-// Options, named and typed as libvmaf's.
+// float_psnr takes no options.
 struct float_psnr_options {
-  [[nodiscard]] static float_psnr_options parse(const option_map& m) {
-    m.check_known("float_psnr", {});
-    return {};
-  }
+  static constexpr const char* feature = "float_psnr";
+  static constexpr auto table() { return std::tuple{}; }
 };
 
 class float_psnr_algorithm {
  public:
   using partials_type = float_sse_partials;
-  static constexpr const char* feature_name = "float_psnr";
-
   using options = float_psnr_options;
+  static constexpr const char* feature_name = options::feature;
+  static constexpr feature_output provided[] = {"float_psnr"};
+
 
   [[nodiscard]] static std::string unsupported(const picture_format& f, const options& = {}, compat = compat::none) {
     if (f.bit_depth != 8 && f.bit_depth != 10 && f.bit_depth != 12 && f.bit_depth != 16)
@@ -46,14 +46,12 @@ class float_psnr_algorithm {
   void scores(const partials_type& part, double* out) const {
     *out = reduce::psnr_db(peak_sq_, part.noise / samples_, 1e-10, psnr_max_);
   }
-  void accumulate(const partials_type&) noexcept {}
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }
 
  private:
   picture_format format_;
   double peak_sq_ = 0, psnr_max_ = 0, samples_ = 0;
-  std::vector<std::string> names_{"float_psnr"};
+  std::vector<std::string> names_ = printed_names(provided);
 };
 
 template <class B>

@@ -7,76 +7,57 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "vqm/compat.hpp"
 #include "vqm/concepts/motion_kernel.hpp"
 #include "vqm/error.hpp"
-#include "vqm/metrics/feature_params.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/algorithm.hpp"
 #include "vqm/picture.hpp"
-#include "vqm/vmaf/feature_names.hpp"
 
 namespace vqm {
 
 // Options of A.2, named, typed, bounded and defaulted as libvmaf's.
 struct motion_options {
-  bool motion_force_zero = false;         // force_0
-  double motion_blend_factor = 1.0;       // mbf, [0, 1]
-  double motion_blend_offset = 40.0;      // mbo, [0, 1000]
-  double motion_fps_weight = 1.0;         // mfw, [0, 5]
-  double motion_max_val = 10000.0;        // mmxv, [0, 10000]
-  bool motion_five_frame_window = false;  // mffw
-  bool motion_moving_average = false;     // mma
-  bool debug = false;                     // also integer_motion (no suffix)
+  static constexpr const char* feature = "motion";
+  bool motion_force_zero = false;
+  double motion_blend_factor = 1.0;
+  double motion_blend_offset = 40.0;
+  double motion_fps_weight = 1.0;
+  double motion_max_val = 10000.0;
+  bool motion_five_frame_window = false;
+  bool motion_moving_average = false;
+  bool debug = false;
 
-  [[nodiscard]] static motion_options parse(const option_map& m) {
-    static constexpr const char* f = "motion";
-    m.check_known(f, {"motion_force_zero", "motion_blend_factor", "motion_blend_offset", "motion_fps_weight",
-                      "motion_max_val", "motion_five_frame_window", "motion_moving_average", "debug"});
-    motion_options o;
-    using namespace feature_params;
-    const auto b = [&](const char* key, bool& out) {
-      if (const auto* v = find(m, key)) out = parse_bool(f, key, *v);
+  static constexpr auto table() {
+    using o = motion_options;
+    return std::tuple{
+        flag("motion_force_zero", &o::motion_force_zero, "every score 0 (nothing computed)", "force_0"),
+        number("motion_blend_factor", &o::motion_blend_factor, 0.0, 1.0, "motion3: weight of motion2", "mbf"),
+        number("motion_blend_offset", &o::motion_blend_offset, 0.0, 1000.0, "motion3: cap of the blended part", "mbo"),
+        number("motion_fps_weight", &o::motion_fps_weight, 0.0, 5.0, "factor on every sad score", "mfw"),
+        number("motion_max_val", &o::motion_max_val, 0.0, 10000.0, "cap of every score", "mmxv"),
+        flag("motion_five_frame_window", &o::motion_five_frame_window, "compare frames i-2 and i", "mffw"),
+        flag("motion_moving_average", &o::motion_moving_average, "motion3: mean with the previous frame's", "mma"),
+        flag("debug", &o::debug, "also integer_motion"),
     };
-    const auto d = [&](const char* key, double& out, double lo, double hi) {
-      if (const auto* v = find(m, key)) out = parse_double(f, key, *v, lo, hi);
-    };
-    b("motion_force_zero", o.motion_force_zero);
-    d("motion_blend_factor", o.motion_blend_factor, 0.0, 1.0);
-    d("motion_blend_offset", o.motion_blend_offset, 0.0, 1000.0);
-    d("motion_fps_weight", o.motion_fps_weight, 0.0, 5.0);
-    d("motion_max_val", o.motion_max_val, 0.0, 10000.0);
-    b("motion_five_frame_window", o.motion_five_frame_window);
-    b("motion_moving_average", o.motion_moving_average);
-    b("debug", o.debug);
-    return o;
-  }
-
-  // libvmaf's output-name suffix (A.6): "" for defaults, "_mffw", "_mbf_0.5_mbo_10_mfw_1.5_mmxv_15_mma",
-  // "_force_0".
-  [[nodiscard]] std::string suffix() const {
-    const motion_options z;
-    feature_params::suffix s;
-    s.add_bool("motion_force_zero", "force_0", motion_force_zero, z.motion_force_zero);
-    s.add_double("motion_blend_factor", "mbf", motion_blend_factor, z.motion_blend_factor);
-    s.add_double("motion_blend_offset", "mbo", motion_blend_offset, z.motion_blend_offset);
-    s.add_double("motion_fps_weight", "mfw", motion_fps_weight, z.motion_fps_weight);
-    s.add_double("motion_max_val", "mmxv", motion_max_val, z.motion_max_val);
-    s.add_bool("motion_five_frame_window", "mffw", motion_five_frame_window, z.motion_five_frame_window);
-    s.add_bool("motion_moving_average", "mma", motion_moving_average, z.motion_moving_average);
-    return s.str();
   }
 };
 
 class motion_algorithm {
  public:
   using partials_type = motion_partials;
-  static constexpr const char* feature_name = "motion";
+  using options = motion_options;
+  static constexpr const char* feature_name = options::feature;
+  // Per frame: the sad score (and integer_motion with debug); at the end of the stream: motion2, motion3.
+  static constexpr feature_output provided[] = {"VMAF_integer_feature_motion_sad_score",
+                                                {"VMAF_integer_feature_motion_score", "integer_motion"},
+                                                {"VMAF_integer_feature_motion2_score", "integer_motion2"},
+                                                {"VMAF_integer_feature_motion3_score", "integer_motion3"}};
   // Its values depend on the reference frames alone: multi_session computes it once for every distorted.
   static constexpr bool reference_only = true;
-  using options = motion_options;
 
   // Empty when libvmaf's integer motion is defined for this input (A.3), else why not and what to do.
   [[nodiscard]] static std::string unsupported(const picture_format& f, const options&, compat = compat::none) {
@@ -92,9 +73,9 @@ class motion_algorithm {
       : format_(f), opt_(o) {
     if (auto why = unsupported(f, o, c); !why.empty()) throw error(errc::unsupported_format, why);
     request_.five_frame_window = o.motion_five_frame_window;
-    suffix_ = o.suffix();
-    names_.push_back(vmaf::printed_name("VMAF_integer_feature_motion_sad_score", suffix_));
-    if (o.debug) names_.push_back(vmaf::printed_name("VMAF_integer_feature_motion_score", suffix_));
+    suffix_ = options_suffix(o);
+    names_.push_back(printed_name(provided[0], suffix_));
+    if (o.debug) names_.push_back(printed_name(provided[1], suffix_));
   }
 
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
@@ -121,15 +102,14 @@ class motion_algorithm {
 
   // Every frame, in presentation order (also frames that are not reported).
   void accumulate(const partials_type& p) { sad_.push_back(score(p)); }
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
   [[nodiscard]] const std::vector<double>& sad_scores() const noexcept { return sad_; }
 
   // A.4: integer_motion2 and integer_motion3 (with the suffix) for every accumulated frame 0..n-1.
-  [[nodiscard]] std::vector<std::pair<std::string, std::vector<double>>> finish() const {
-    const auto [m2, m3] = flush(sad_, opt_);
-    std::vector<std::pair<std::string, std::vector<double>>> out;
-    out.emplace_back(vmaf::printed_name("VMAF_integer_feature_motion2_score", suffix_), std::move(m2));
-    out.emplace_back(vmaf::printed_name("VMAF_integer_feature_motion3_score", suffix_), std::move(m3));
+  [[nodiscard]] std::vector<named_series> finish() const {
+    auto [m2, m3] = flush(sad_, opt_);
+    std::vector<named_series> out;
+    out.emplace_back(printed_name(provided[2], suffix_), std::move(m2));
+    out.emplace_back(printed_name(provided[3], suffix_), std::move(m3));
     return out;
   }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vqm/compat.hpp"
@@ -13,33 +14,39 @@
 #include "vqm/metrics/ms_ssim_combine.hpp"
 #include "vqm/metrics/reduce.hpp"
 #include "vqm/metrics/ssim_geometry.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/algorithm.hpp"
 
 namespace vqm {
 
-// Options, named and typed as libvmaf's.
+// Options, named, typed and defaulted as libvmaf's.
 struct ms_ssim_options {
+  static constexpr const char* feature = "float_ms_ssim";
   bool enable_lcs = false;
   bool enable_db = false;
   bool clip_db = false;
 
-  [[nodiscard]] static ms_ssim_options parse(const option_map& m) {
-    m.check_known("float_ms_ssim", {"enable_lcs", "enable_db", "clip_db"});
-    ms_ssim_options o;
-    m.get("enable_lcs", o.enable_lcs);
-    m.get("enable_db", o.enable_db);
-    m.get("clip_db", o.clip_db);
-    return o;
+  static constexpr auto table() {
+    return std::tuple{
+        flag("enable_lcs", &ms_ssim_options::enable_lcs, "also the 15 per-scale l, c and s means"),
+        flag("enable_db", &ms_ssim_options::enable_db, "float_ms_ssim in dB: -10 * log10(1 - ms_ssim)"),
+        flag("clip_db", &ms_ssim_options::clip_db, "with enable_db, cap the dB value at the input's maximum"),
+    };
   }
 };
 
 class ms_ssim_algorithm {
  public:
   using partials_type = ms_ssim_partials;
-  static constexpr const char* feature_name = "float_ms_ssim";
+  using options = ms_ssim_options;
+  static constexpr const char* feature_name = options::feature;
+  // float_ms_ssim, then l, c and s of scales 0..4.
+  static constexpr feature_output provided[] = {
+      "float_ms_ssim",        "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2",
+      "float_ms_ssim_l_scale3", "float_ms_ssim_l_scale4", "float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1",
+      "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3", "float_ms_ssim_c_scale4", "float_ms_ssim_s_scale0",
+      "float_ms_ssim_s_scale1", "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4"};
   static constexpr std::uint32_t min_size = 176;  // 11 << 4: every level keeps an 11x11 window
 
-  using options = ms_ssim_options;
 
   [[nodiscard]] static std::string unsupported(const picture_format& f, const options& = {}, compat = compat::none) {
     if (f.bit_depth != 8 && f.bit_depth != 10 && f.bit_depth != 12 && f.bit_depth != 16)
@@ -57,11 +64,8 @@ class ms_ssim_algorithm {
     for (int k = 0; k < ms_ssim_scales; ++k)
       map_size_[k] = (std::int64_t{ms_ssim_level_size(f.width, k)} - 10) * (std::int64_t{ms_ssim_level_size(f.height, k)} - 10);
     max_db_ = o.clip_db ? reduce::ssim_max_db(f.width, f.height, f.bit_depth) : std::numeric_limits<double>::infinity();
-    names_.emplace_back("float_ms_ssim");
-    if (o.enable_lcs)
-      for (const char* t : {"l", "c", "s"})
-        for (int k = 0; k < ms_ssim_scales; ++k)
-          names_.push_back(std::string("float_ms_ssim_") + t + "_scale" + std::to_string(k));
+    names_ = printed_names(provided);
+    if (!o.enable_lcs) names_.resize(1);
   }
 
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
@@ -86,8 +90,6 @@ class ms_ssim_algorithm {
       for (const auto* t : {&m.l, &m.c, &m.s})
         for (int k = 0; k < ms_ssim_scales; ++k) *out++ = (*t)[k];
   }
-  void accumulate(const partials_type&) noexcept {}
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }
 
  private:

@@ -6,49 +6,53 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "vqm/compat.hpp"
 #include "vqm/concepts/sse_kernel.hpp"
 #include "vqm/metrics/reduce.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/algorithm.hpp"
 
 namespace vqm {
 
 // Host math of integer PSNR; backend-independent.
-// Options, named and typed as libvmaf's.
+// Options, named, typed and defaulted as libvmaf's.
 struct psnr_options {
+  static constexpr const char* feature = "psnr";
   bool enable_chroma = true;
   bool enable_mse = false;
   bool enable_apsnr = false;
   bool reduced_hbd_peak = false;
   double min_sse = 0.0;
 
-  [[nodiscard]] static psnr_options parse(const option_map& m) {
-    m.check_known("psnr", {"enable_chroma", "enable_mse", "enable_apsnr", "reduced_hbd_peak", "min_sse"});
-    psnr_options o;
-    m.get("enable_chroma", o.enable_chroma);
-    m.get("enable_mse", o.enable_mse);
-    m.get("enable_apsnr", o.enable_apsnr);
-    m.get("reduced_hbd_peak", o.reduced_hbd_peak);
-    m.get("min_sse", o.min_sse);
-    return o;
+  static constexpr auto table() {
+    return std::tuple{
+        flag("enable_chroma", &psnr_options::enable_chroma, "also the Cb and Cr planes (off for 4:0:0 input)"),
+        flag("enable_mse", &psnr_options::enable_mse, "also mse_y, mse_cb, mse_cr per frame"),
+        flag("enable_apsnr", &psnr_options::enable_apsnr, "also apsnr_y/cb/cr over the whole clip (aggregate)"),
+        flag("reduced_hbd_peak", &psnr_options::reduced_hbd_peak, "peak 255 * 2^(bpc-8) instead of 2^bpc - 1"),
+        number("min_sse", &psnr_options::min_sse, 0.0, std::numeric_limits<double>::max(),
+               "derive the dB ceiling from this minimum SSE (0: 6 * bpc + 12 dB)"),
+    };
   }
 };
 
 class psnr_algorithm {
  public:
   using partials_type = sse_partials;
-  static constexpr const char* feature_name = "psnr";
-
   using options = psnr_options;
+  static constexpr const char* feature_name = options::feature;
+  static constexpr feature_output provided[] = {"psnr_y", "psnr_cb", "psnr_cr",  "mse_y",   "mse_cb",
+                                                "mse_cr", "apsnr_y", "apsnr_cb", "apsnr_cr"};
+
 
   // Why this input cannot be measured, or an empty string when it can (non-throwing probe).
   [[nodiscard]] static std::string unsupported(const picture_format& f, const options& o, compat = compat::none) {
     if (f.bit_depth != 8 && f.bit_depth != 10 && f.bit_depth != 12 && f.bit_depth != 16)
       return "psnr supports 8, 10, 12 and 16-bit input, not " + std::to_string(f.bit_depth) + "-bit";
-    if (!(o.min_sse >= 0.0)) return "psnr option min_sse must be >= 0";
+    if (!(o.min_sse >= 0.0) || !std::isfinite(o.min_sse)) return "psnr option min_sse must be a finite number >= 0";
     return {};
   }
 
@@ -69,10 +73,9 @@ class psnr_algorithm {
       psnr_max_[p] = o.min_sse > 0.0 ? std::ceil(10.0 * std::log10(static_cast<double>(peak_sq_) / (o.min_sse / n)))
                                      : 6.0 * f.bit_depth + 12.0;
     }
-    static constexpr const char* suffix[] = {"y", "cb", "cr"};
     for (int p = 0; p < planes_; ++p) {
-      names_.push_back(std::string("psnr_") + suffix[p]);
-      if (o.enable_mse) names_.push_back(std::string("mse_") + suffix[p]);
+      names_.emplace_back(provided[p].printed);
+      if (o.enable_mse) names_.emplace_back(provided[3 + p].printed);
     }
   }
 
@@ -96,17 +99,16 @@ class psnr_algorithm {
     }
   }
 
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const {
-    std::vector<std::pair<std::string, double>> out;
+  [[nodiscard]] std::vector<named_value> aggregate() const {
+    std::vector<named_value> out;
     if (!opt_.enable_apsnr) return out;
-    static constexpr const char* names[] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
     // libvmaf emits all three, -inf for planes it never measured; by default we leave those out.
     const int n = compat_ == compat::libvmaf ? 3 : planes_;
     for (int p = 0; p < n; ++p) {
       const double a = 10.0 * (std::log10(static_cast<double>(peak_sq_)) + std::log10(static_cast<double>(n_acc_[p])) -
                                std::log10(static_cast<double>(sse_acc_[p])));
       const double cap = std::ceil(10.0 * std::log10(static_cast<double>(peak_sq_ * n_acc_[p] * 2)));
-      out.emplace_back(names[p], reduce::vmaf_min(a, cap));
+      out.emplace_back(provided[6 + p].printed, reduce::vmaf_min(a, cap));
     }
     return out;
   }

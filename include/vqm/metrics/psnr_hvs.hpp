@@ -5,31 +5,31 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vqm/compat.hpp"
 #include "vqm/concepts/psnr_hvs_kernel.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/algorithm.hpp"
 
 namespace vqm {
 
 // Blocks along one dimension: 8x8 blocks every 7 samples, origins while origin < D − 7 (SPEC §6.2).
 [[nodiscard]] constexpr std::uint32_t psnr_hvs_blocks(std::uint32_t d) noexcept { return d >= 8 ? (d - 8) / 7 + 1 : 0; }
 
-// Options, named and typed as libvmaf's.
+// psnr_hvs takes no options.
 struct psnr_hvs_options {
-  [[nodiscard]] static psnr_hvs_options parse(const option_map& m) {
-    m.check_known("psnr_hvs", {});
-    return {};
-  }
+  static constexpr const char* feature = "psnr_hvs";
+  static constexpr auto table() { return std::tuple{}; }
 };
 
 class psnr_hvs_algorithm {
  public:
   using partials_type = psnr_hvs_partials;
-  static constexpr const char* feature_name = "psnr_hvs";
-
   using options = psnr_hvs_options;
+  static constexpr const char* feature_name = options::feature;
+  static constexpr feature_output provided[] = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
+
 
   [[nodiscard]] static std::string unsupported(const picture_format& f, const options& = {}, compat c = compat::none) {
     if (f.bit_depth < 8 || f.bit_depth > 12)
@@ -62,15 +62,13 @@ class psnr_hvs_algorithm {
     const double s = 0.8 * static_cast<double>(score[0]) + 0.1 * (static_cast<double>(score[1]) + static_cast<double>(score[2]));
     out[3] = -10.0 * std::log10(s);
   }
-  void accumulate(const partials_type&) noexcept {}
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }
 
  private:
   picture_format format_;
   std::array<float, 3> count_{};
   float maxv_sq_ = 0;
-  std::vector<std::string> names_{"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
+  std::vector<std::string> names_ = printed_names(provided);
 };
 
 template <class B>

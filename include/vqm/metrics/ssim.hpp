@@ -4,40 +4,42 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vqm/compat.hpp"
 #include "vqm/concepts/ssim_kernel.hpp"
 #include "vqm/metrics/reduce.hpp"
 #include "vqm/metrics/ssim_geometry.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/algorithm.hpp"
 
 namespace vqm {
 
-// Options, named and typed as libvmaf's.
+// Options, named, typed and defaulted as libvmaf's.
 struct ssim_options {
-  std::uint32_t scale = 0;  // 0 = automatic, 1 = none, 2..10 = forced factor
+  static constexpr const char* feature = "float_ssim";
+  std::uint32_t scale = 0;
   bool enable_lcs = false;
   bool enable_db = false;
   bool clip_db = false;
 
-  [[nodiscard]] static ssim_options parse(const option_map& m) {
-    m.check_known("float_ssim", {"scale", "enable_lcs", "enable_db", "clip_db"});
-    ssim_options o;
-    m.get("scale", o.scale);
-    m.get("enable_lcs", o.enable_lcs);
-    m.get("enable_db", o.enable_db);
-    m.get("clip_db", o.clip_db);
-    return o;
+  static constexpr auto table() {
+    return std::tuple{
+        number("scale", &ssim_options::scale, 0u, 10u, "decimation factor: 0 automatic, 1 none, 2..10 forced"),
+        flag("enable_lcs", &ssim_options::enable_lcs, "also float_ssim_l, _c and _s (luminance, contrast, structure)"),
+        flag("enable_db", &ssim_options::enable_db, "float_ssim in dB: -10 * log10(1 - ssim)"),
+        flag("clip_db", &ssim_options::clip_db, "with enable_db, cap the dB value at the input's maximum"),
+    };
   }
 };
 
 class ssim_algorithm {
  public:
   using partials_type = ssim_partials;
-  static constexpr const char* feature_name = "float_ssim";
-
   using options = ssim_options;
+  static constexpr const char* feature_name = options::feature;
+  static constexpr feature_output provided[] = {"float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s"};
+
 
   [[nodiscard]] static std::uint32_t resolved_scale(const picture_format& f, const options& o) noexcept {
     return o.scale > 0 ? o.scale : ssim_auto_scale(f.width, f.height);
@@ -64,8 +66,8 @@ class ssim_algorithm {
     map_size_ = (std::int64_t{ssim_decimated(f.width, request_.scale)} - 10) *
                 (std::int64_t{ssim_decimated(f.height, request_.scale)} - 10);
     max_db_ = o.clip_db ? reduce::ssim_max_db(f.width, f.height, f.bit_depth) : std::numeric_limits<double>::infinity();
-    names_.emplace_back("float_ssim");
-    if (o.enable_lcs) names_.insert(names_.end(), {"float_ssim_l", "float_ssim_c", "float_ssim_s"});
+    names_ = printed_names(provided);
+    if (!o.enable_lcs) names_.resize(1);
   }
 
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
@@ -80,8 +82,6 @@ class ssim_algorithm {
       *out++ = reduce::ssim_mean(part.s, map_size_);
     }
   }
-  void accumulate(const partials_type&) noexcept {}
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }
 
  private:

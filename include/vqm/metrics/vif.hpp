@@ -13,8 +13,7 @@
 #include "vqm/compat.hpp"
 #include "vqm/concepts/vif_kernel.hpp"
 #include "vqm/error.hpp"
-#include "vqm/metrics/feature_params.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/algorithm.hpp"
 #include "vqm/picture.hpp"
 #include "vqm/tables/vif.hpp"
 
@@ -22,36 +21,36 @@ namespace vqm {
 
 // Options of SPEC §1, named, typed, bounded and defaulted as libvmaf's.
 struct vif_options {
-  double vif_enhn_gain_limit = tables::vif_default_gain_limit;  // egl, [1, 100]
-  bool vif_skip_scale0 = false;                                  // ssclz
-  bool debug = false;                                            // 11 extra outputs (no suffix)
+  static constexpr const char* feature = "vif";
+  double vif_enhn_gain_limit = tables::vif_default_gain_limit;
+  bool vif_skip_scale0 = false;
+  bool debug = false;
 
-  [[nodiscard]] static vif_options parse(const option_map& m) {
-    static constexpr const char* f = "vif";
-    m.check_known(f, {"vif_enhn_gain_limit", "vif_skip_scale0", "debug"});
-    vif_options o;
-    using namespace feature_params;
-    if (const auto* v = find(m, "vif_enhn_gain_limit")) o.vif_enhn_gain_limit = parse_double(f, "vif_enhn_gain_limit", *v, 1.0, 100.0);
-    if (const auto* v = find(m, "vif_skip_scale0")) o.vif_skip_scale0 = parse_bool(f, "vif_skip_scale0", *v);
-    if (const auto* v = find(m, "debug")) o.debug = parse_bool(f, "debug", *v);
-    return o;
-  }
-
-  // libvmaf's output-name suffix (SPEC §1): "" for defaults, "_egl_1", "_egl_1.5_ssclz", "_ssclz".
-  [[nodiscard]] std::string suffix() const {
-    const vif_options d;
-    feature_params::suffix s;
-    s.add_double("vif_enhn_gain_limit", "egl", vif_enhn_gain_limit, d.vif_enhn_gain_limit);
-    s.add_bool("vif_skip_scale0", "ssclz", vif_skip_scale0, d.vif_skip_scale0);
-    return s.str();
+  static constexpr auto table() {
+    using o = vif_options;
+    return std::tuple{
+        number("vif_enhn_gain_limit", &o::vif_enhn_gain_limit, 1.0, 100.0, "enhancement gain limit", "egl"),
+        flag("vif_skip_scale0", &o::vif_skip_scale0, "leave scale 0 out", "ssclz"),
+        flag("debug", &o::debug, "also integer_vif, its num/den and per-scale num/den"),
+    };
   }
 };
 
 class vif_algorithm {
  public:
   using partials_type = vif_partials;
-  static constexpr const char* feature_name = "vif";
   using options = vif_options;
+  static constexpr const char* feature_name = options::feature;
+  // The outputs, then the debug outputs (integer_vif, num, den, per-scale num and den).
+  static constexpr feature_output provided[] = {
+      {"VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0"},
+      {"VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1"},
+      {"VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2"},
+      {"VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3"},
+      "integer_vif",            "integer_vif_num",        "integer_vif_den",        "integer_vif_num_scale0",
+      "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2",
+      "integer_vif_den_scale2", "integer_vif_num_scale3", "integer_vif_den_scale3"};
+  static constexpr std::size_t outputs = 4;
 
   // Empty when libvmaf's integer VIF is defined for this input (SPEC §12), else why not and what to do.
   [[nodiscard]] static std::string unsupported(const picture_format& f, const options& o, compat = compat::none) {
@@ -75,17 +74,8 @@ class vif_algorithm {
     if (auto why = unsupported(f, o, c); !why.empty()) throw error(errc::unsupported_format, why);
     request_.gain_limit = o.vif_enhn_gain_limit;
     request_.skip_scale0 = o.vif_skip_scale0;
-    const std::string sfx = o.suffix();
-    for (int s = 0; s < 4; ++s) names_.push_back("integer_vif_scale" + std::to_string(s) + sfx);
-    if (o.debug) {
-      names_.push_back("integer_vif" + sfx);
-      names_.push_back("integer_vif_num" + sfx);
-      names_.push_back("integer_vif_den" + sfx);
-      for (int s = 0; s < 4; ++s) {
-        names_.push_back("integer_vif_num_scale" + std::to_string(s) + sfx);
-        names_.push_back("integer_vif_den_scale" + std::to_string(s) + sfx);
-      }
-    }
+    names_ = printed_names(provided, options_suffix(o));
+    if (!o.debug) names_.resize(outputs);
   }
 
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
@@ -127,8 +117,6 @@ class vif_algorithm {
       out[8 + 2 * s] = static_cast<double>(den[s]);
     }
   }
-  void accumulate(const partials_type&) noexcept {}
-  [[nodiscard]] std::vector<std::pair<std::string, double>> aggregate() const { return {}; }
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }
 
  private:

@@ -26,8 +26,7 @@
 
 #include "vqm/detail/json.hpp"
 #include "vqm/error.hpp"
-#include "vqm/metrics/feature_params.hpp"
-#include "vqm/options.hpp"
+#include "vqm/feature/options.hpp"
 #include "vqm/vmaf/feature_names.hpp"
 #include "vqm/vmaf/score_transform.hpp"
 #include "vqm/vmaf/svm.hpp"
@@ -203,7 +202,7 @@ namespace detail {
 // An option value as libvmaf's option layer sees it (A.2): numbers normalised from their source text.
 [[nodiscard]] inline std::string option_text(const json::value& v, const std::string& where, const std::string& key) {
   switch (v.type()) {
-    case json::kind::number: return feature_params::normalise(v.text());
+    case json::kind::number: return vqm::detail::normalise(v.text());
     case json::kind::boolean: return v.boolean() ? "true" : "false";
     case json::kind::string: return v.text();
     default:
@@ -257,7 +256,8 @@ inline single_model single_model::parse(const json::value& md, std::string name,
     const auto ext = extractor_of(n.text());
     if (ext.empty())
       throw error(errc::bad_input, where + ": feature " + n.text() +
-                                       " is not available in vqm (it computes the integer adm, vif and motion features)");
+                                       " is not available in vqm (no feature writes it; the features are " +
+                                       metric_name_list() + ")");
     std::vector<std::pair<std::string, std::string>> kv;
     if (dicts && dicts->is_array() && i < dicts->items().size()) {
       const auto& d = dicts->items()[i];
@@ -266,7 +266,7 @@ inline single_model single_model::parse(const json::value& md, std::string name,
     }
     for (const auto& [k, v] : lo.overloads) {
       const auto dot = k.find('.');
-      if (dot != std::string::npos && k.compare(0, dot, ext) == 0) kv.emplace_back(k.substr(dot + 1), feature_params::normalise(v));
+      if (dot != std::string::npos && k.compare(0, dot, ext) == 0) kv.emplace_back(k.substr(dot + 1), vqm::detail::normalise(v));
     }
     m.features_.push_back(model_feature{n.text(), std::string(ext), detail::make_options(kv, where)});
   }

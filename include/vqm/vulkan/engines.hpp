@@ -1,6 +1,7 @@
 // The Vulkan backend's engines: one per metric, each in its own file under vulkan/engines/, providing the
 // kernel entry points its metric's concept names and the program (vulkan/program.hpp) they run on.
-// Adding a metric to the Vulkan backend adds its engine here.
+// The set follows the registry (vqm/registry.hpp): a registered metric whose engine is not included here
+// does not compile.
 #pragma once
 
 #include "vqm/vulkan/engines/adm.hpp"
@@ -11,9 +12,13 @@
 #include "vqm/vulkan/engines/psnr_hvs.hpp"
 #include "vqm/vulkan/engines/ssim.hpp"
 #include "vqm/vulkan/engines/vif.hpp"
+#include "vqm/registry.hpp"
 
 namespace vqm::vulkan {
 
-struct engines : psnr_engine, float_psnr_engine, ssim_engine, ms_ssim_engine, psnr_hvs_engine, vif_engine, motion_engine, adm_engine {};
+struct engines_end {};  // closes the list the registry expands to
+#define VQM_VULKAN_ENGINE(name, M, A, K) name##_engine,
+struct engines : VQM_METRIC_REGISTRY(VQM_VULKAN_ENGINE) engines_end {};
+#undef VQM_VULKAN_ENGINE
 
 }  // namespace vqm::vulkan
