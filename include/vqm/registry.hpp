@@ -12,6 +12,7 @@
 
 #include "vqm/feature/algorithm.hpp"
 #include "vqm/metrics/adm.hpp"
+#include "vqm/metrics/float_moment.hpp"
 #include "vqm/metrics/float_psnr.hpp"
 #include "vqm/metrics/motion.hpp"
 #include "vqm/metrics/ms_ssim.hpp"
@@ -31,7 +32,8 @@
   X(psnr_hvs, PsnrHvs, psnr_hvs_algorithm, PsnrHvsKernel)   \
   X(adm, Adm, adm_algorithm, AdmKernel)                     \
   X(motion, Motion, motion_algorithm, MotionKernel)         \
-  X(vif, Vif, vif_algorithm, VifKernel)
+  X(vif, Vif, vif_algorithm, VifKernel)                     \
+  X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel)
 
 namespace vqm::registry {
 

@@ -5,6 +5,7 @@
 // printed at the end (docs/vulkan.md quotes it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -83,18 +84,18 @@ class backend_reference : public testing::Test {};
 using backends = testing::Types<Cpu, Vulkan>;
 TYPED_TEST_SUITE(backend_reference, backends);
 
-// All feature runs of a pair in one scorer (one submit per frame on Vulkan), each output against libvmaf.
-TYPED_TEST(backend_reference, every_pair_every_feature_matches_libvmaf) {
-  using B = TypeParam;
-  std::string why;
-  B* b = backend_of<B>::get(&why);
-  if (!b) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
+// All feature runs of a pair in one scorer (one submit per frame on Vulkan), each output against libvmaf's
+// values in `dir`; with `registered_only`, runs of features vqm does not have yet (and model runs) are left
+// out, so each new feature is checked against every value there is for it as soon as it is registered.
+template <class B>
+std::size_t check_reference_dir(B& b, const std::string& dir, bool registered_only) {
   const std::string table = std::string(B::name) + " vs libvmaf";
   std::size_t compared = 0;
-  for (const auto& pair : reference_pairs()) {
-    const auto j = load_json(reference_dir() + "/" + pair + ".json");
+  for (const auto& pair : reference_pairs(dir)) {
+    const auto j = load_json(dir + "/" + pair + ".json");
     const auto& [ref, dis] = frames_of(j);
-    ASSERT_FALSE(ref.empty()) << pair;
+    EXPECT_FALSE(ref.empty()) << pair;
+    if (ref.empty()) continue;
     const auto format = ref.front().format();
     struct run_t {
       std::string key;
@@ -105,7 +106,11 @@ TYPED_TEST(backend_reference, every_pair_every_feature_matches_libvmaf) {
     std::vector<any_metric<B>> metrics;
     std::size_t col = 0;
     for (const auto& [key, run] : j.at("features").items()) {
-      const auto [name, opts] = split_feature_args(run.at("cli_args").template get<std::string>());
+      const auto args = run.at("cli_args").template get<std::string>();
+      const auto [name, opts] = split_feature_args(args);
+      if (registered_only && (!args.starts_with("--feature ") ||
+                              std::find(metric_names.begin(), metric_names.end(), name) == metric_names.end()))
+        continue;
       const auto options = option_map::parse(opts);
       if (run.at("status").template get<std::string>() != "ok") {
         try {
@@ -120,12 +125,14 @@ TYPED_TEST(backend_reference, every_pair_every_feature_matches_libvmaf) {
       runs.push_back({key, col, metrics.back().names()});
       col += metrics.back().names().size();
     }
-    scorer<B> sc(*b, std::move(metrics), compat::libvmaf, backend_of<B>::depth(*b));
+    if (metrics.empty()) continue;
+    scorer<B> sc(b, std::move(metrics), compat::libvmaf, backend_of<B>::depth(b));
     std::vector<frame_result> results;
     for (std::size_t i = 0; i < ref.size(); ++i)
       if (auto r = sc.push(ref[i], dis[i])) results.push_back(std::move(*r));
     while (auto r = sc.pop()) results.push_back(std::move(*r));
-    ASSERT_EQ(results.size(), ref.size()) << pair;
+    EXPECT_EQ(results.size(), ref.size()) << pair;
+    if (results.size() != ref.size()) continue;
     const auto agg = sc.aggregate();
     for (const auto& r : runs) {
       const auto& run = j.at("features").at(r.key);
@@ -146,13 +153,35 @@ TYPED_TEST(backend_reference, every_pair_every_feature_matches_libvmaf) {
         for (const auto& [k, v] : run.at("aggregate").items()) {
           const auto& name = k;  // Clang 14 cannot capture a structured binding in a lambda
           const auto it = std::find_if(agg.begin(), agg.end(), [&](const auto& a) { return a.first == name; });
-          ASSERT_NE(it, agg.end()) << pair << " missing aggregate " << name;
-          expect_close(table, name, it->second, to_double(v), pair + " " + r.key);
+          EXPECT_NE(it, agg.end()) << pair << " missing aggregate " << name;
+          if (it != agg.end()) expect_close(table, name, it->second, to_double(v), pair + " " + r.key);
         }
     }
   }
+  return compared;
+}
+
+TYPED_TEST(backend_reference, every_pair_every_feature_matches_libvmaf) {
+  using B = TypeParam;
+  std::string why;
+  B* b = backend_of<B>::get(&why);
+  if (!b) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
+  const std::size_t compared = check_reference_dir(*b, reference_dir(), false);
   if (!std::getenv("VQM_TEST_PAIRS")) {
     EXPECT_GT(compared, 4000u);
+  }
+  std::printf("[ %s ] %zu per-frame values compared with libvmaf\n", B::name.data(), compared);
+}
+
+// libvmaf 3.2's further features (tests/data/reference-vmaf-v1): every run of a registered feature.
+TYPED_TEST(backend_reference, every_registered_feature_of_libvmaf_3_2_matches) {
+  using B = TypeParam;
+  std::string why;
+  B* b = backend_of<B>::get(&why);
+  if (!b) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
+  const std::size_t compared = check_reference_dir(*b, std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf-v1", true);
+  if (!std::getenv("VQM_TEST_PAIRS")) {
+    EXPECT_GT(compared, 400u);  // float_moment: 4 outputs of every frame of every pair
   }
   std::printf("[ %s ] %zu per-frame values compared with libvmaf\n", B::name.data(), compared);
 }
@@ -174,6 +203,7 @@ TEST(VulkanVsCpu, EveryPairEveryOutputEveryScale) {
       {"float_ssim", "scale=5:enable_db=true:clip_db=true"},
       {"float_ms_ssim", "enable_lcs=true"},
       {"psnr_hvs", ""},
+      {"float_moment", ""},
   };
   std::size_t compared = 0;
   for (const auto& pair : reference_pairs()) {
@@ -214,6 +244,47 @@ TEST(VulkanVsCpu, EveryPairEveryOutputEveryScale) {
   }
   if (!std::getenv("VQM_TEST_PAIRS")) {
     EXPECT_GT(compared, 500u);
+  }
+}
+
+// float_moment's 16-bit squares round in binary32 and libvmaf adds them serially in double: the Vulkan
+// engine's exact integer sums are that double up to 2^21 luma samples, and larger 16-bit input is refused.
+TEST(VulkanFloatMoment, SixteenBitAboveTwoMegasamplesIsRefused) {
+  std::string why;
+  Vulkan* gpu = backend_of<Vulkan>::get(&why);
+  if (!gpu) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
+  for (const auto& [w, h, ok] : {std::tuple{2048u, 1024u, true}, std::tuple{2048u, 1026u, false}}) {
+    picture ref(picture_format{w, h, chroma_format::yuv400, 16}), dis(ref.format());
+    for (std::uint32_t y = 0; y < h; ++y)
+      for (std::uint32_t x = 0; x < w; ++x) {
+        ref.row<std::uint16_t>(0, y)[x] = static_cast<std::uint16_t>(65535 - (x * 7 + y) % 977);
+        dis.row<std::uint16_t>(0, y)[x] = static_cast<std::uint16_t>(60000 + (x + 3 * y) % 5535);
+      }
+    std::vector<any_metric<Vulkan>> mv;
+    mv.push_back(make_metric<Vulkan>("float_moment", {}, ref.format()));
+    scorer<Vulkan> sv(*gpu, std::move(mv), compat::none, 1);
+    if (!ok) {
+      try {
+        (void)sv.push(ref, dis);
+        while (sv.pop()) {
+        }
+        ADD_FAILURE() << w << "x" << h << " 16-bit was accepted";
+      } catch (const error& e) {
+        EXPECT_EQ(e.code(), errc::unsupported_format) << e.what();
+        EXPECT_NE(std::string(e.what()).find("Cpu backend"), std::string::npos) << e.what();
+      }
+      continue;
+    }
+    std::vector<any_metric<Cpu>> mc;
+    mc.push_back(make_metric<Cpu>("float_moment", {}, ref.format()));
+    Cpu cpu;
+    scorer<Cpu> sc(cpu, std::move(mc), compat::none, 1);
+    auto rv = sv.push(ref, dis);
+    if (!rv) rv = sv.pop();
+    auto rc = sc.push(ref, dis);
+    if (!rc) rc = sc.pop();
+    ASSERT_TRUE(rv && rc);
+    for (std::size_t k = 0; k < 4; ++k) EXPECT_PRED2(same, rv->values[k], rc->values[k]) << k;
   }
 }
 
