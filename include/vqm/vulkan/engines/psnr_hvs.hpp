@@ -36,8 +36,10 @@ class psnr_hvs_program final : public program {
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 16; }
   [[nodiscard]] int planes() const noexcept override { return 3; }
   [[nodiscard]] bool gpu_bound() const noexcept override { return true; }
-  [[nodiscard]] bool long_chain() const noexcept override { return true; }
-  [[nodiscard]] int chain_tail() const noexcept override { return psnr_hvs_kernel::serial_stages; }
+  // The walk's halves are latency-bound: the other programs' heavy stages run beside them.
+  [[nodiscard]] schedule_hint schedule() const noexcept override {
+    return {.latency_bound_from = psnr_hvs_kernel::stages - psnr_hvs_kernel::serial_stages};
+  }
   void ensure(std::size_t) override {}  // the kernel creates a slot's scratch on its first frame
 
   void record(VkCommandBuffer cb, std::size_t slot, int stage) override {
