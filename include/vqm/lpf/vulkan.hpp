@@ -20,10 +20,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "vqm/concepts/lpf_kernel.hpp"
 #include "vqm/lpf/contract.hpp"
 #include "vqm/lpf/counters.hpp"
 #include "vqm/lpf/edge.hpp"
+#include "vqm/lpf/kernels.hpp"
 #include "vqm/vulkan/buffer.hpp"
 #include "vqm/vulkan/command.hpp"
 #include "vqm/vulkan/context.hpp"
