@@ -1,6 +1,6 @@
-// Vulkan schedule of psnr_hvs: psnr_hvs_kernel (vulkan/psnr_hvs.hpp) on the slot's three planes in place.
-// Its four dependent stages go last: its long serial walk then shares the final stage with the other
-// metrics' reductions, and nothing after it in the frame waits for it.
+// Vulkan schedule of psnr_hvs: psnr_hvs_kernel (engines/psnr_hvs_kernel.hpp) on the slot's three planes
+// in place. Its five dependent stages start with the frame, so that the walk's two latency-bound halves
+// run beside the other programs' heaviest stages (schedule_hint).
 #pragma once
 
 #include <array>
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "vqm/concepts/psnr_hvs_kernel.hpp"
+#include "vqm/vulkan/engines/psnr_hvs_kernel.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/program.hpp"
-#include "vqm/vulkan/psnr_hvs.hpp"
 
 namespace vqm::vulkan {
 
