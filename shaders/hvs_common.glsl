@@ -1,5 +1,5 @@
 // PSNR-HVS GPU path, shared declarations: the parameter block (mirrors vqm::vulkan::detail::hvs_params in
-// include/vqm/vulkan/psnr_hvs.hpp) and the binade-skipping primitives (mirror
+// include/vqm/vulkan/engines/psnr_hvs_kernel.hpp) and the binade-skipping primitives (mirror
 // include/vqm/detail/serial_float_sum.hpp function by function; docs/psnr_hvs_gpu.md).
 
 #define HVS_MAX_LEVELS 8

@@ -81,7 +81,7 @@ TEST(VulkanPipeline, SelftestShaderComputes) {
     std::uint32_t count, offset;
   };
   const vulkan::compute_pipeline pipe(*ctx, vqm::vulkan::spirv::selftest, 2, sizeof(push_t),
-                                      vulkan::specialization{}.set(0, 3u));
+                                      vulkan::specialization{}.set(vulkan::spirv::selftest_constants::scale, 3u));
   const vulkan::descriptor_pool pool(*ctx, 1, 2);
   const VkDescriptorSet set = pool.allocate(pipe.set_layout());
   vulkan::write_storage_buffers(*ctx, set, {src.range(), dst.range()});

@@ -31,11 +31,12 @@ class toy_program final : public vulkan::program {
     return std::make_unique<toy_program>(env);
   }
   explicit toy_program(vulkan::program_env& env) : env_(env), w_(env.layout.width[0]), h_(env.layout.height[0]) {
-    const auto spec = vulkan::detail::ssim_spec();
-    prepare_ = &env.shared.pipeline(vulkan::spirv::ssim_prepare, 5, 48, spec);
-    hpass_ = &env.shared.pipeline(vulkan::spirv::ssim_hpass, 5, 20, spec);
-    vpass_ = &env.shared.pipeline(vulkan::spirv::ssim_vpass, 5, 16, spec);
-    reduce_ = &env.shared.pipeline(vulkan::spirv::reduce_f64, 5, 12, spec);
+    namespace spirv = vulkan::spirv;
+    using vulkan::detail::ssim_spec;
+    prepare_ = &env.shared.pipeline(spirv::ssim_prepare, 5, 48, ssim_spec<spirv::ssim_prepare_constants>());
+    hpass_ = &env.shared.pipeline(spirv::ssim_hpass, 5, 20, ssim_spec<spirv::ssim_hpass_constants>());
+    vpass_ = &env.shared.pipeline(spirv::ssim_vpass, 5, 16, ssim_spec<spirv::ssim_vpass_constants>());
+    reduce_ = &env.shared.pipeline(spirv::reduce_f64, 5, 12, ssim_spec<spirv::reduce_f64_constants>());
     table_ = env.shared.get<vulkan::detail::ssim_lowpass_table>().table.get();
     gx_ = vulkan::div_up(w_ - 10, 16);
     gy_ = vulkan::div_up(h_ - 10, 16);

@@ -10,12 +10,12 @@
 #include <thread>
 #include <vector>
 
-#include "vqm/concepts/lpf_kernel.hpp"
 #include "vqm/executor.hpp"
 #include "vqm/lpf/contract.hpp"
 #include "vqm/lpf/counters.hpp"
 #include "vqm/lpf/detail/simd.hpp"
 #include "vqm/lpf/edge.hpp"
+#include "vqm/lpf/kernels.hpp"
 #include "vqm/lpf/reference.hpp"
 #include "vqm/thread_pool.hpp"
 

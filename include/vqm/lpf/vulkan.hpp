@@ -20,10 +20,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "vqm/concepts/lpf_kernel.hpp"
 #include "vqm/lpf/contract.hpp"
 #include "vqm/lpf/counters.hpp"
 #include "vqm/lpf/edge.hpp"
+#include "vqm/lpf/kernels.hpp"
 #include "vqm/vulkan/buffer.hpp"
 #include "vqm/vulkan/command.hpp"
 #include "vqm/vulkan/context.hpp"
@@ -153,6 +153,17 @@ class vulkan_backend {
     desc_pool_ = vulkan::descriptor_pool(c, 2, 6);
   }
 
+  // The constants of lpf_common.glsl (K: the shader's, spirv::<stem>_constants).
+  template <class K>
+  [[nodiscard]] vulkan::specialization spec(kind k, bool count) const {
+    return vulkan::specialization{}
+        .set(K::wd, k.wd)
+        .set(K::dir, static_cast<int>(k.dir))
+        .set(K::bd, resident_bd_)
+        .set(K::count, count)
+        .set(K::map, static_cast<int>(opt_.mapping));
+  }
+
   // One specialised pipeline per (pixel size, dir, wd, bit depth, counting), created on first use
   // through the context's pipeline cache. Both pixel sizes share one descriptor-set layout shape.
   const vulkan::compute_pipeline& pipeline(kind k, bool count) {
@@ -161,14 +172,12 @@ class vulkan_backend {
     const int bdi = (resident_bd_ - 8) / 2;
     const std::size_t idx = std::size_t((((pix * 2 + int(k.dir)) * 3 + wdi) * 3 + bdi) * 2 + count);
     if (!pipelines_[idx]) {
-      const auto spec = vulkan::specialization{}
-                            .set(0, std::int32_t(k.wd))
-                            .set(1, std::int32_t(k.dir))
-                            .set(2, std::int32_t(resident_bd_))
-                            .set(3, count)
-                            .set(4, std::int32_t(opt_.mapping));
-      if (pix) pipelines_[idx] = std::make_unique<vulkan::compute_pipeline>(*ctx_, vulkan::spirv::lpf_u16, 3, sizeof(push_constants), spec);
-      else pipelines_[idx] = std::make_unique<vulkan::compute_pipeline>(*ctx_, vulkan::spirv::lpf_u8, 3, sizeof(push_constants), spec);
+      if (pix)
+        pipelines_[idx] = std::make_unique<vulkan::compute_pipeline>(
+            *ctx_, vulkan::spirv::lpf_u16, 3, sizeof(push_constants), spec<vulkan::spirv::lpf_u16_constants>(k, count));
+      else
+        pipelines_[idx] = std::make_unique<vulkan::compute_pipeline>(
+            *ctx_, vulkan::spirv::lpf_u8, 3, sizeof(push_constants), spec<vulkan::spirv::lpf_u8_constants>(k, count));
     }
     auto& p = *pipelines_[idx];
     // Identically defined set layouts are compatible, so one set per pixel size serves all its pipelines;

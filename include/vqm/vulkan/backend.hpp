@@ -218,16 +218,17 @@ class Vulkan : public vulkan::engines {
       vulkan::compute_to_compute(*ctx_, cb);
       if (profiler_) profiler_->mark(cb, s, "unpack");
     }
-    // Rounds: a long chain's stages start with the frame; every other program starts so that its
-    // heaviest stage meets the chain's first serial stage (the walk leaves most SMs idle; see program.hpp).
+    // Rounds: a latency-bound program's stages start with the frame; every other program starts so that
+    // its heaviest stage meets the first latency-bound stage of the longest one (schedule_hint).
     int chain = 0, tail = 1, stages = 0;
     for (auto* p : sl.frame.programs())
-      if (p->long_chain() && p->stages() > chain) {
+      if (const auto h = p->schedule(); h.latency_bound() && p->stages() > chain) {
         chain = p->stages();
-        tail = std::clamp(p->chain_tail(), 1, chain);
+        tail = std::clamp(chain - h.latency_bound_from, 1, chain);
       }
     const auto first_round = [chain, tail](const vulkan::program* p) {
-      return p->long_chain() ? chain - p->stages() : std::max(0, chain - tail - p->heaviest_stage());
+      const auto h = p->schedule();
+      return h.latency_bound() ? chain - p->stages() : std::max(0, chain - tail - h.heaviest_stage);
     };
     for (auto* p : sl.frame.programs()) stages = std::max(stages, first_round(p) + p->stages());
     static constexpr const char* stage_names[] = {"stage0", "stage1", "stage2",  "stage3",  "stage4",  "stage5",

@@ -7,31 +7,33 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "vqm/error.hpp"
 #include "vqm/vulkan/context.hpp"
 #include "vqm/vulkan/raii.hpp"
+#include "vqm/vulkan/spec_constant.hpp"
 
 namespace vqm::vulkan {
 
-// Specialization constants: set(constant_id, value) for 32-bit ints/uints/floats/bools (as uint32) or
-// 64-bit values (double, int64 — the shader declares the matching type).
+// Specialization constants, set by name: set(spirv::<stem>_constants::<name>, value) stores the value in
+// the type the shader declares (vqm/vulkan/spec_constant.hpp), under the shader's own constant_id.
 class specialization {
  public:
-  template <class T>
-    requires std::is_arithmetic_v<T>
-  specialization& set(std::uint32_t id, T value) {
-    if constexpr (std::is_same_v<T, bool>) {
-      return set(id, static_cast<std::uint32_t>(value ? 1 : 0));  // VkBool32
-    } else {
-      static_assert(sizeof(T) == 4 || sizeof(T) == 8, "specialization constants are 32 or 64 bits");
-      const auto off = static_cast<std::uint32_t>(data_.size());
-      data_.resize(data_.size() + sizeof(T));
-      std::memcpy(data_.data() + off, &value, sizeof(T));
-      entries_.push_back({id, off, sizeof(T)});
-      return *this;
-    }
+  // A value the shader's type cannot hold exactly is an error, not a silent conversion.
+  template <class T, class U>
+    requires std::is_arithmetic_v<U>
+  specialization& set(spec_constant<T> c, U value) {
+    const auto v = static_cast<T>(value);
+    if (!exact<T>(value))
+      throw error(errc::invalid_argument, std::string("vqm::vulkan::specialization: specialization constant ") +
+                                              c.name + " (constant_id " + std::to_string(c.id) +
+                                              ") cannot hold the value given exactly in the shader's type");
+    if constexpr (std::is_same_v<T, bool>) return put(c.id, static_cast<std::uint32_t>(v ? 1 : 0));  // VkBool32
+    else return put(c.id, v);
   }
   [[nodiscard]] bool empty() const noexcept { return entries_.empty(); }
   [[nodiscard]] VkSpecializationInfo info() const noexcept {
@@ -39,6 +41,24 @@ class specialization {
   }
 
  private:
+  template <class T, class U>
+  [[nodiscard]] static constexpr bool exact(U value) noexcept {
+    if constexpr (std::is_integral_v<T> && std::is_integral_v<U> && !std::is_same_v<T, bool> &&
+                  !std::is_same_v<U, bool>)
+      return std::in_range<T>(value);  // also catches a sign flip that would survive the round trip
+    else
+      return static_cast<U>(static_cast<T>(value)) == value;
+  }
+  template <class T>
+  specialization& put(std::uint32_t id, T value) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "specialization constants are 32 or 64 bits");
+    const auto off = static_cast<std::uint32_t>(data_.size());
+    data_.resize(data_.size() + sizeof(T));
+    std::memcpy(data_.data() + off, &value, sizeof(T));
+    entries_.push_back({id, off, sizeof(T)});
+    return *this;
+  }
+
   std::vector<VkSpecializationMapEntry> entries_;
   std::vector<std::byte> data_;
 };

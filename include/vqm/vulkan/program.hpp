@@ -68,6 +68,18 @@ struct program_env {
   shared_objects& shared;
 };
 
+// The one scheduling hint a program may give: how its stages load the device. A program whose last
+// stages are latency-bound (a serial walk: few workgroups, most of the device idle for a long time)
+// names the first of them; it then starts with the frame and is recorded first in each round, and every
+// other program is delayed so that its heaviest stage runs beside that first latency-bound stage instead
+// of before or after it (the barriers between rounds are global).
+struct schedule_hint {
+  int heaviest_stage = 0;       // the stage with the most parallel work
+  int latency_bound_from = -1;  // the first of the trailing latency-bound stages; -1: none
+
+  [[nodiscard]] constexpr bool latency_bound() const noexcept { return latency_bound_from >= 0; }
+};
+
 class program {
  public:
   program() = default;
@@ -83,14 +95,8 @@ class program {
   [[nodiscard]] virtual int planes() const noexcept { return 1; }
   // GPU-bound: the frame's planes go straight into a host-visible device buffer when one exists.
   [[nodiscard]] virtual bool gpu_bound() const noexcept { return false; }
-  // A long dependent chain (psnr_hvs's serial walk, latency-bound: a few SMs busy for hundreds of µs):
-  // its stages start with the frame, and the other programs are delayed so that their heaviest stage
-  // runs beside the chain's last one instead of before or after it (barriers between rounds are global).
-  [[nodiscard]] virtual bool long_chain() const noexcept { return false; }
-  // A long chain's last stages that are serial (latency-bound): the others' heaviest stage meets the first.
-  [[nodiscard]] virtual int chain_tail() const noexcept { return 1; }
-  // The stage with the most work, the one placed beside a long chain's first serial stage.
-  [[nodiscard]] virtual int heaviest_stage() const noexcept { return 0; }
+  // How its stages load the device, for the backend's placement of rounds (schedule_hint).
+  [[nodiscard]] virtual schedule_hint schedule() const noexcept { return {}; }
   // Reads device state written by earlier frames (vulkan/temporal.hpp): the frame then starts with a
   // barrier that also covers the compute writes of earlier submissions.
   [[nodiscard]] virtual bool temporal() const noexcept { return false; }

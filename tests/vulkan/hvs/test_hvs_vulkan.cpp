@@ -9,7 +9,7 @@
 #include "vqm/io/y4m.hpp"
 #include <cstdio>
 
-#include "vqm/vulkan/psnr_hvs.hpp"
+#include "vqm/vulkan/engines/psnr_hvs_kernel.hpp"
 #include "hvs_test_util.hpp"
 
 namespace {

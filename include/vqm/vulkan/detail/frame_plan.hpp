@@ -21,7 +21,7 @@ struct frame_plan {
   std::array<vulkan::job, frame::max_jobs> jobs_of{};
   std::array<program*, frame::max_jobs> program_of{};
   std::size_t jobs = 0;
-  std::array<program*, frame::max_jobs> distinct{};  // programs_of's distinct values; long_chain() ones first
+  std::array<program*, frame::max_jobs> distinct{};  // programs_of's distinct values; latency-bound ones first
   std::size_t count = 0;
   bool temporal = false;  // some program reads state written by earlier frames
 
@@ -51,11 +51,12 @@ class program_cache {
         if (jobs[j].key.make == k.make && jobs[j].key.id == k.id && jobs[j].key.width > k.width) k.width = jobs[j].key.width;
       out.program_of[i] = get(k, env);
     }
-    // A long chain is recorded first within each round, so that its dispatch starts before the others.
+    // A latency-bound program is recorded first within each round, so that its dispatch starts before the
+    // others (schedule_hint).
     for (int chain = 1; chain >= 0; --chain)
       for (std::size_t i = 0; i < n; ++i) {
         program* p = out.program_of[i];
-        if (p->long_chain() != (chain == 1)) continue;
+        if (p->schedule().latency_bound() != (chain == 1)) continue;
         bool seen = false;
         for (std::size_t j = 0; j < out.count; ++j) seen = seen || out.distinct[j] == p;
         if (!seen) out.distinct[out.count++] = p;

@@ -61,10 +61,13 @@ struct adm_shared {
     transfer_to_compute(ctx, cmd);
     cmd.submit_and_wait();
     for (int s = 0; s < 4; ++s) {
-      dwt[static_cast<std::size_t>(s)] = compute_pipeline(ctx, spirv::adm_dwt, bindings, sizeof(dwt_push), spec(s));
-      score[static_cast<std::size_t>(s)] = compute_pipeline(ctx, spirv::adm_score, bindings, sizeof(score_push), spec(s));
+      dwt[static_cast<std::size_t>(s)] =
+          compute_pipeline(ctx, spirv::adm_dwt, bindings, sizeof(dwt_push), spec<spirv::adm_dwt_constants>(s));
+      score[static_cast<std::size_t>(s)] =
+          compute_pipeline(ctx, spirv::adm_score, bindings, sizeof(score_push), spec<spirv::adm_score_constants>(s));
     }
-    reduce = compute_pipeline(ctx, spirv::adm_reduce, bindings, sizeof(reduce_push), spec(0));
+    reduce =
+        compute_pipeline(ctx, spirv::adm_reduce, bindings, sizeof(reduce_push), spec<spirv::adm_reduce_constants>(0));
   }
 
   static constexpr std::uint64_t table_bytes = sizeof(tables::adm::reciprocal.d);
@@ -73,31 +76,20 @@ struct adm_shared {
   compute_pipeline reduce;
 
  private:
-  // The constants of adm_common.glsl, from vqm/tables/adm.hpp.
+  // The constants of adm_common.glsl (K: the shader's, spirv::<stem>_constants), from vqm/tables/adm.hpp.
+  template <class K>
   static specialization spec(int s) {
     namespace T = tables::adm;
     specialization sp;
-    for (std::uint32_t k = 0; k < 4; ++k) {
-      sp.set(k, T::lo[k]);
-      sp.set(4 + k, T::hi[k]);
-    }
-    sp.set(8u, T::lo_sum);
-    sp.set(9u, static_cast<std::int32_t>(s));
+    for (std::size_t k = 0; k < 4; ++k) sp.set(K::lo[k], T::lo[k]).set(K::hi[k], T::hi[k]);
+    sp.set(K::lo_sum, T::lo_sum).set(K::scale, s);
     const std::size_t i = s > 0 ? static_cast<std::size_t>(s - 1) : 0;
-    sp.set(10u, T::v_round[i]);
-    sp.set(11u, static_cast<std::int32_t>(T::v_shift[i]));
-    sp.set(12u, T::h_round[i]);
-    sp.set(13u, static_cast<std::int32_t>(T::h_shift[i]));
-    sp.set(14u, T::f30_s0);
-    sp.set(15u, T::f15_s0);
-    sp.set(16u, T::f30_s);
-    sp.set(17u, T::f15_s);
-    sp.set(18u, T::quirk_round);
-    sp.set(19u, T::cos1_sq);
-    for (std::uint32_t b = 0; b < 3; ++b) {
-      sp.set(20 + b, static_cast<std::int32_t>(T::csf0_shift[b]));
-      sp.set(23 + b, T::csf0_round[b]);
-    }
+    sp.set(K::v_round, T::v_round[i]).set(K::v_shift, T::v_shift[i]);
+    sp.set(K::h_round, T::h_round[i]).set(K::h_shift, T::h_shift[i]);
+    sp.set(K::f30_s0, T::f30_s0).set(K::f15_s0, T::f15_s0).set(K::f30_s, T::f30_s).set(K::f15_s, T::f15_s);
+    sp.set(K::quirk_round, T::quirk_round).set(K::cos1_sq, T::cos1_sq);
+    for (std::size_t b = 0; b < 3; ++b)
+      sp.set(K::csf0_shift[b], T::csf0_shift[b]).set(K::csf0_round[b], T::csf0_round[b]);
     return sp;
   }
 };

@@ -25,7 +25,8 @@ class ms_ssim_program final : public detail::ssim_base {
     allocate(true);
   }
   [[nodiscard]] int stages() const noexcept override { return 8; }
-  [[nodiscard]] int heaviest_stage() const noexcept override { return 1; }  // level 0's horizontal pass
+  // Its heaviest stage: level 0's horizontal pass.
+  [[nodiscard]] schedule_hint schedule() const noexcept override { return {.heaviest_stage = 1}; }
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return ms_ssim_scales * 32; }
   [[nodiscard]] bool gpu_bound() const noexcept override { return true; }
   void record(VkCommandBuffer cb, std::size_t slot, int stage) override {

@@ -1,6 +1,6 @@
-// Vulkan schedule of psnr_hvs: psnr_hvs_kernel (vulkan/psnr_hvs.hpp) on the slot's three planes in place.
-// Its four dependent stages go last: its long serial walk then shares the final stage with the other
-// metrics' reductions, and nothing after it in the frame waits for it.
+// Vulkan schedule of psnr_hvs: psnr_hvs_kernel (engines/psnr_hvs_kernel.hpp) on the slot's three planes
+// in place. Its five dependent stages start with the frame, so that the walk's two latency-bound halves
+// run beside the other programs' heaviest stages (schedule_hint).
 #pragma once
 
 #include <array>
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "vqm/concepts/psnr_hvs_kernel.hpp"
+#include "vqm/vulkan/engines/psnr_hvs_kernel.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/program.hpp"
-#include "vqm/vulkan/psnr_hvs.hpp"
 
 namespace vqm::vulkan {
 
@@ -36,8 +36,10 @@ class psnr_hvs_program final : public program {
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 16; }
   [[nodiscard]] int planes() const noexcept override { return 3; }
   [[nodiscard]] bool gpu_bound() const noexcept override { return true; }
-  [[nodiscard]] bool long_chain() const noexcept override { return true; }
-  [[nodiscard]] int chain_tail() const noexcept override { return psnr_hvs_kernel::serial_stages; }
+  // The walk's halves are latency-bound: the other programs' heavy stages run beside them.
+  [[nodiscard]] schedule_hint schedule() const noexcept override {
+    return {.latency_bound_from = psnr_hvs_kernel::stages - psnr_hvs_kernel::serial_stages};
+  }
   void ensure(std::size_t) override {}  // the kernel creates a slot's scratch on its first frame
 
   void record(VkCommandBuffer cb, std::size_t slot, int stage) override {

@@ -24,7 +24,8 @@ class ssim_program final : public detail::ssim_base {
     allocate(false);
   }
   [[nodiscard]] int stages() const noexcept override { return 4; }
-  [[nodiscard]] int heaviest_stage() const noexcept override { return 1; }  // the horizontal pass
+  // Its heaviest stage: the horizontal pass.
+  [[nodiscard]] schedule_hint schedule() const noexcept override { return {.heaviest_stage = 1}; }
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 32; }
   [[nodiscard]] bool empty_map() const noexcept { return !levels_[0].valid(); }
   void record(VkCommandBuffer cb, std::size_t slot, int stage) override {

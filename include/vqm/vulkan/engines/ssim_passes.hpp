@@ -36,11 +36,13 @@ struct ssim_lowpass_table {
   buffer table;
 };
 
-// The 11-tap window and C1..C3 as specialization constants 0..13 (never retyped: from tables/ssim.hpp).
-[[nodiscard]] inline specialization ssim_spec() {
+// The 11-tap window G0..G10 and C1..C3 of ssim_common.glsl (never retyped: from tables/ssim.hpp); K is
+// the shader's constants (spirv::<stem>_constants).
+template <class K>
+[[nodiscard]] specialization ssim_spec() {
   specialization s;
-  for (std::uint32_t k = 0; k < 11; ++k) s.set(k, tables::ssim_window[k]);
-  s.set(11u, tables::ssim_c1).set(12u, tables::ssim_c2).set(13u, tables::ssim_c3);
+  for (std::size_t k = 0; k < 11; ++k) s.set(K::g[k], tables::ssim_window[k]);
+  s.set(K::c1, tables::ssim_c1).set(K::c2, tables::ssim_c2).set(K::c3, tables::ssim_c3);
   return s;
 }
 
@@ -79,12 +81,12 @@ class ssim_base : public program {
   }
 
   void allocate(bool decimation) {
-    const auto spec = ssim_spec();
-    prepare_ = &env_.shared.pipeline(spirv::ssim_prepare, 5, 48, spec);
-    if (decimation) decimate_ = &env_.shared.pipeline(spirv::ms_ssim_decimate, 5, 32, spec);
-    hpass_ = &env_.shared.pipeline(spirv::ssim_hpass, 5, 20, spec);
-    vpass_ = &env_.shared.pipeline(spirv::ssim_vpass, 5, 16, spec);
-    reduce_ = &env_.shared.pipeline(spirv::reduce_f64, 5, 12, spec);
+    prepare_ = &env_.shared.pipeline(spirv::ssim_prepare, 5, 48, ssim_spec<spirv::ssim_prepare_constants>());
+    if (decimation)
+      decimate_ = &env_.shared.pipeline(spirv::ms_ssim_decimate, 5, 32, ssim_spec<spirv::ms_ssim_decimate_constants>());
+    hpass_ = &env_.shared.pipeline(spirv::ssim_hpass, 5, 20, ssim_spec<spirv::ssim_hpass_constants>());
+    vpass_ = &env_.shared.pipeline(spirv::ssim_vpass, 5, 16, ssim_spec<spirv::ssim_vpass_constants>());
+    reduce_ = &env_.shared.pipeline(spirv::reduce_f64, 5, 12, ssim_spec<spirv::reduce_f64_constants>());
     table_ = env_.shared.get<ssim_lowpass_table>().table.get();
     const auto slots = static_cast<std::uint32_t>(env_.slots);
     pool_ = descriptor_pool(env_.ctx, slots, 5 * slots);

@@ -43,9 +43,10 @@ struct vif_shared {
     cmd.submit_and_wait();
     for (int s = 0; s < 4; ++s)
       stats[static_cast<std::size_t>(s)] =
-          compute_pipeline(ctx, spirv::vif_stats, bindings, sizeof(stats_push), spec(s, s));
+          compute_pipeline(ctx, spirv::vif_stats, bindings, sizeof(stats_push), stats_spec(s));
     for (int s = 0; s < 3; ++s)
-      down[static_cast<std::size_t>(s)] = compute_pipeline(ctx, spirv::vif_down, bindings, sizeof(down_push), spec(s + 1, s));
+      down[static_cast<std::size_t>(s)] = compute_pipeline(ctx, spirv::vif_down, bindings, sizeof(down_push),
+                                                           spec<spirv::vif_down_constants>(s + 1, s));
   }
 
   static constexpr std::uint32_t bindings = 4;  // pics, partial, pyramid, LOG table
@@ -63,16 +64,20 @@ struct vif_shared {
   std::array<compute_pipeline, 3> down;
 
  private:
-  // Kernel F(filter) as constants 0..16 and its half-width 17, the scale the shader reads 18, EPS 19, NSQ 20.
+  // Kernel F(filter) as the taps C0.. and their half-width HALF, and the scale the shader reads (K: the
+  // shader's constants, spirv::<stem>_constants).
+  template <class K>
   static specialization spec(int filter, int scale) {
     const auto f = tables::vif_filter_of(filter);
     specialization sp;
-    for (int k = 0; k <= 2 * f.half; ++k) sp.set(static_cast<std::uint32_t>(k), f.taps[k]);
-    sp.set(17u, static_cast<std::int32_t>(f.half));
-    sp.set(18u, static_cast<std::uint32_t>(scale));
-    sp.set(19u, tables::vif_eps);
-    sp.set(20u, static_cast<std::int32_t>(tables::vif_sigma_nsq));
+    for (int k = 0; k <= 2 * f.half; ++k) sp.set(K::c[static_cast<std::size_t>(k)], f.taps[k]);
+    sp.set(K::half, f.half).set(K::scale, scale);
     return sp;
+  }
+  // vif_stats also reads the division guard EPS and σ_n² (NSQ).
+  static specialization stats_spec(int scale) {
+    using K = spirv::vif_stats_constants;
+    return spec<K>(scale, scale).set(K::eps, tables::vif_eps).set(K::nsq, tables::vif_sigma_nsq);
   }
 };
 
