@@ -1,21 +1,21 @@
 // The vqm program as a function, run_cli(argc, argv): flags as libvmaf's `vmaf` tool reads them
 // (docs/cli.md). main.cpp calls it; the argv fuzzer (tests/fuzz/fuzz_cli.cpp) calls it in a sandbox
 // folder. A run's steps each have a file: options.hpp (the flags), validate.hpp (checking them),
-// inputs.hpp, backend.hpp (the choice and the measuring), outputs.hpp.
+// inputs.hpp, backend.hpp (the choice and the measuring), outputs.hpp; errors.hpp maps failures to
+// the exit status.
 #pragma once
 
 #include <cstdio>
 #include <exception>
-#include <new>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "atomic_file.hpp"
 #include "backend.hpp"
+#include "errors.hpp"
 #include "inputs.hpp"
 #include "libvmaf_flags.hpp"
 #include "options.hpp"
@@ -42,20 +42,7 @@ inline int run_main(const options& o, const CLI::App& app) {
   auto result = score(o, settings.cfg, in, note);
   in.decoded.show(note);  // what only the whole stream tells (a variable frame rate)
   write_outputs(o, settings, result.reports, result.backend, out);
-  return 0;
-}
-
-// What failed, in one line with the fix: resource limits get named, not just strerror'ed.
-[[nodiscard]] inline std::string describe(const std::exception& e) {
-  if (dynamic_cast<const std::bad_alloc*>(&e))
-    return "out of memory (a memory limit such as ulimit -v, or too little RAM for this size: try fewer --threads)";
-  if (const auto* se = dynamic_cast<const std::system_error*>(&e)) {
-    const auto c = se->code();
-    if (c == std::errc::resource_unavailable_try_again || c == std::errc::not_enough_memory)
-      return std::string("cannot start a thread or map memory: ") + se->what() +
-             " (a limit such as ulimit -v or ulimit -u: raise it or try fewer --threads)";
-  }
-  return e.what();
+  return exit_ok;
 }
 
 // Writes CLI11's help or version text to stdout: a lost help text (--help >/dev/full) is an error.
@@ -67,7 +54,7 @@ inline int run_main(const options& o, const CLI::App& app) {
     write_all(STDOUT_FILENO, out.str(), "stdout");
   } catch (const std::exception& x) {
     eprint("vqm: error: {}\n", x.what());
-    return 1;
+    return exit_failed;
   }
   return rc;
 }
@@ -83,9 +70,6 @@ inline int parse_and_run(int argc, char** argv) {
     std::vector<char*> ptrs;
     for (auto& a : args) ptrs.push_back(a.data());
     app.parse(static_cast<int>(ptrs.size()), ptrs.data());
-  } catch (const usage_error& e) {
-    eprint("vqm: error: {}\n", e.what());
-    return 2;
   } catch (const CLI::CallForHelp& e) {
     return print_help(app, e);
   } catch (const CLI::CallForVersion& e) {
@@ -95,10 +79,10 @@ inline int parse_and_run(int argc, char** argv) {
     for (auto& c : msg)
       if (c == '\n') c = ' ';
     eprint("vqm: error: {} (see --help)\n", msg);
-    return 2;
-  } catch (const std::exception& e) {  // out of memory while parsing
-    eprint("vqm: error: {}\n", describe(e));
-    return 1;
+    return exit_usage;
+  } catch (const std::exception& e) {  // a flag refused (usage_error), or out of memory while parsing
+    eprint("vqm: error: {}\n", describe_failure(e));
+    return exit_status_of(e);
   }
   try {
     const int rc = run_main(o, app);
@@ -106,24 +90,24 @@ inline int parse_and_run(int argc, char** argv) {
     return rc;
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    eprint("vqm: error: {}\n", describe(e));
-    return 1;
+    eprint("vqm: error: {}\n", describe_failure(e));
+    return exit_status_of(e);
   }
 }
 
 }  // namespace app_detail
 
 // The whole program: parses argv, runs, prints errors (one line on stderr), returns the exit status
-// (0 done, 1 failed, 2 usage error). Never throws.
+// (errors.hpp: 0 done, 1 failed, 2 usage error). Never throws.
 inline int run_cli(int argc, char** argv) noexcept {
   try {
     return app_detail::parse_and_run(argc, argv);
   } catch (const std::exception& e) {  // setting up the parser ran out of memory
-    eprint("vqm: error: {}\n", app_detail::describe(e));
+    eprint("vqm: error: {}\n", describe_failure(e));
   } catch (...) {
     eprint("vqm: error: an unexpected exception\n");
   }
-  return 1;
+  return exit_failed;
 }
 
 }  // namespace vqm::cli

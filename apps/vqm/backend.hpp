@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "checks.hpp"
+#include "errors.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
 #include "report.hpp"
@@ -37,12 +38,12 @@ inline int list_gpus() {
     std::string why;
     (void)vulkan::available(&why);  // only for `why`
     fmt::print("no Vulkan device found{}\n", why.empty() ? "" : ": " + why);
-    return 1;
+    return exit_failed;
   }
   for (const auto& d : devices)
     fmt::print("{}: {} ({}, Vulkan {}.{}.{}){}\n", d.index, d.name, d.type, d.api_version >> 22,
                (d.api_version >> 12) & 0x3ff, d.api_version & 0xfff, d.usable ? "" : " — not usable: " + d.why_not);
-  return 0;
+  return exit_ok;
 #else
   fail_without_vulkan();
 #endif

@@ -17,20 +17,15 @@
 
 namespace vqm::cli {
 
-// Opens `path`. The library says an input needs its picture format; here that means the raw flags.
+// Opens `path`. errc::raw_format: a headerless input without its picture format, or a raw file that the
+// format does not fit; the library names the format, this program its flags (to give, or to check).
 [[nodiscard]] inline std::unique_ptr<io::frame_source> open_input(const std::string& path,
                                                                   const std::optional<picture_format>& raw) {
   try {
     return io::open_frame_source(path, raw);
   } catch (const error& e) {
-    std::string m = e.what();
-    if (m.find(io::raw_format_needed) != std::string::npos)
-      m += " (give -w, -h, -p and -b)";
-    else if (m.find("width, height, pixel format and bit depth given for it") != std::string::npos)
-      m += " (-w, -h, -p, -b)";
-    else
-      throw;
-    throw error(e.code(), m);
+    if (e.code() != errc::raw_format) throw;
+    throw error(e.code(), e.what() + std::string(raw ? " (-w, -h, -p, -b)" : " (give -w, -h, -p and -b)"));
   }
 }
 
