@@ -4,6 +4,7 @@
 #   <libdir>/cmake/vqm/           vqmConfig.cmake: components vqm (core), cpu, vulkan, ffmpeg (see vqmConfig.cmake.in)
 #   <datadir>/pkgconfig/          vqm.pc (core), vqm-cpu.pc, vqm-vulkan.pc, vqm-ffmpeg.pc: header-only, so arch-independent
 #   <libdir>/libvqm_cpu.a         vqm::cpu_compiled (the Cpu kernels compiled once), with <libdir>/pkgconfig/vqm-cpu-compiled.pc
+#   <bindir>/vqm                  the CLI, whenever it is built (VQM_BUILD_CLI); alone with --component vqm_cli
 #
 # Test-only headers -- the scalar reference kernels (vqm/cpu/reference/, the oracles the tests check the
 # vectorised kernels against) and the random-edge generators (vqm/lpf/random_edges.hpp) -- are not part
@@ -62,6 +63,12 @@ install(DIRECTORY ${vqm_include_src}/vqm/cpu/reference DESTINATION ${CMAKE_INSTA
         COMPONENT vqm_testing EXCLUDE_FROM_ALL)
 install(FILES ${vqm_include_src}/vqm/lpf/random_edges.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vqm/lpf
         COMPONENT vqm_testing EXCLUDE_FROM_ALL)
+
+# --- the CLI: part of a plain install; `cmake --install <build> --component vqm_cli` installs it alone ----
+# (vqm_ prefixed, as vqm_testing: component names are global in a project that adds vqm as a subdirectory.)
+if(TARGET vqm_cli)
+  install(TARGETS vqm_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT vqm_cli)
+endif()
 
 # --- CMake package: one export set per component, so the core needs nothing -----------------------
 install(TARGETS vqm EXPORT vqm-targets)

@@ -1,4 +1,4 @@
-// read_ahead (examples/vqm/read_ahead.hpp) on in-memory inputs whose samples derive from the frame
+// read_ahead (apps/vqm/read_ahead.hpp) on in-memory inputs whose samples derive from the frame
 // index: order and content, the session's in-flight rule, uneven lengths, errors in frame order, the
 // frame_cnt limit, early destruction, no per-frame allocation, and a stress run with random delays.
 #include <gtest/gtest.h>

@@ -264,8 +264,11 @@ TEST_F(io_files, open_frame_source_sniffs_the_signature) {
   const auto y4m = write("named.yuv", "YUV4MPEG2 W2 H2 C444\nFRAME\n" + frame_bytes(f, 0));
   EXPECT_EQ(open_frame_source(y4m, std::nullopt)->format(), f);  // a Y4M, whatever its name
   const auto raw = write("raw.yuv", frame_bytes(f, 0));
-  // The library names its own fix (the picture format), no command-line flag.
-  const std::string msg = error_of([&] { (void)open_frame_source(raw, std::nullopt); });
+  // The library names its own fix (the picture format), no command-line flag; the code lets a front end
+  // name its own.
+  errc code{};
+  const std::string msg = error_of([&] { (void)open_frame_source(raw, std::nullopt); }, &code);
+  EXPECT_EQ(code, errc::raw_format);
   EXPECT_NE(msg.find(raw_format_needed), std::string::npos) << msg;
   EXPECT_EQ(msg.find(" -w"), std::string::npos) << msg;
   EXPECT_EQ(open_frame_source(raw, f)->frame_count_hint(), 1u);

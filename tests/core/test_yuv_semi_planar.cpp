@@ -54,6 +54,7 @@ TEST_F(yuv_semi_planar, a_size_that_is_not_a_whole_number_of_frames_names_both_s
     (void)io::open_frame_source(path, f);
     FAIL() << "no error";
   } catch (const error& e) {
+    EXPECT_EQ(e.code(), errc::raw_format);  // the format given does not fit the file
     EXPECT_EQ(std::string(e.what()), path + ": file size 101 is not a multiple of the frame size 48 (4x4 4:2:0 10-bit "
                                             "p010): 2 frames and 5 bytes left over; check the width, height, pixel format and bit depth given for it");
   }

@@ -1,4 +1,4 @@
-// The CLI's --scale / --scale-to (examples/vqm/scale_options.hpp): which input gets scaled to which size,
+// The CLI's --scale / --scale-to (apps/vqm/scale_options.hpp): which input gets scaled to which size,
 // with which filter (the frames equal those the `ffmpeg` tool writes with the documented filter), and the
 // flags' errors.
 #include <gtest/gtest.h>

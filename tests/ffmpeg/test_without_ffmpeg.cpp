@@ -25,6 +25,7 @@ TEST(without_ffmpeg, containers_need_a_build_with_ffmpeg) {
     EXPECT_NE(msg.find("clip.mp4"), std::string::npos) << msg;
     EXPECT_NE(msg.find("need vqm built with FFmpeg"), std::string::npos) << msg;
     EXPECT_NE(msg.find(vqm::io::raw_format_needed), std::string::npos) << msg;
+    EXPECT_EQ(e.code(), vqm::errc::raw_format);  // perhaps raw samples: the CLI adds -w, -h, -p and -b
   }
   const auto y4m = std::string(VQM_FIXTURE_DIR) + "/astronaut_576x324_420p8_ref.y4m";
   EXPECT_EQ(vqm::io::open_frame_source(y4m, std::nullopt)->format().width, 576u);

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "../../examples/vqm/number_format.hpp"
+#include "../../apps/vqm/number_format.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/error.hpp"
 #include "vqm/metric_factory.hpp"

@@ -7,7 +7,7 @@ set -euo pipefail
 build=$1 out=$2 frames=${3:-480}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cp "$build/bench/ffmpeg/vqm_bench_decode" "$build/examples/vqm/vqm" "$out/"
+cp "$build/bench/ffmpeg/vqm_bench_decode" "$build/apps/vqm/vqm" "$out/"
 strip "$out/vqm_bench_decode" "$out/vqm"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/real" "$tmp/lib"

@@ -42,8 +42,8 @@ struct decode_options {
 };
 
 // What open_frame_source()'s errors say about a headerless input that may be raw samples: the library's
-// fix. A front end that has its own way to give the format (the vqm CLI: -w, -h, -p and -b) finds this
-// phrase in the message and adds its own words.
+// fix. Those errors are errc::raw_format, so a front end that has its own way to give the format (the vqm
+// CLI: -w, -h, -p and -b) adds its own words by the code.
 inline constexpr std::string_view raw_format_needed = "raw .yuv input needs its picture format (open_frame_source's `raw`)";
 
 // True when the file starts with the Y4M signature (the extension is not trusted). Opens the file:
@@ -131,7 +131,7 @@ inline constexpr std::string_view raw_format_needed = "raw .yuv input needs its 
   };
   if (named(".y4m")) throw error(errc::bad_input, path + ": not a Y4M file (missing 'YUV4MPEG2' signature)");
   if (named(".yuv") || named(".raw"))  // FFmpeg would guess its own geometry for these
-    throw error(errc::bad_input, path + ": no Y4M header; " + std::string(raw_format_needed));
+    throw error(errc::raw_format, path + ": no Y4M header; " + std::string(raw_format_needed));
 #if defined(VQM_WITH_FFMPEG)
   const bool regular = opened.regular;
   try {
@@ -142,12 +142,12 @@ inline constexpr std::string_view raw_format_needed = "raw .yuv input needs its 
     std::string m = e.what();
     m += "; ";
     m += raw_format_needed;
-    throw error(e.code(), m);
+    throw error(errc::raw_format, m);
   }
 #else
-  throw error(errc::bad_input, path + ": no Y4M header; " + std::string(raw_format_needed) +
-                                   "; containers and encoded video such as MP4, MKV or WebM need vqm built with FFmpeg "
-                                   "(-DVQM_FFMPEG=ON)");
+  throw error(errc::raw_format, path + ": no Y4M header; " + std::string(raw_format_needed) +
+                                    "; containers and encoded video such as MP4, MKV or WebM need vqm built with FFmpeg "
+                                    "(-DVQM_FFMPEG=ON)");
 #endif
 }
 

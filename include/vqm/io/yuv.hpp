@@ -35,10 +35,10 @@ class yuv_reader final : public frame_source {
     const std::uint64_t fb = f.frame_bytes();
     frames_total_ = static_cast<std::size_t>(opened.size / fb);
     if (const auto left = opened.size % fb; left != 0)
-      throw error(errc::bad_input, path + ": file size " + std::to_string(opened.size) +
-                                       " is not a multiple of the frame size " + std::to_string(fb) + " (" + describe(f) +
-                                       "): " + std::to_string(frames_total_) + " frames and " + std::to_string(left) +
-                                       " bytes left over; check the width, height, pixel format and bit depth given for it");
+      throw error(errc::raw_format, path + ": file size " + std::to_string(opened.size) +
+                                        " is not a multiple of the frame size " + std::to_string(fb) + " (" + describe(f) +
+                                        "): " + std::to_string(frames_total_) + " frames and " + std::to_string(left) +
+                                        " bytes left over; check the width, height, pixel format and bit depth given for it");
   }
 
   [[nodiscard]] const picture_format& format() const noexcept override { return format_; }

@@ -48,4 +48,12 @@ void eprint(fmt::format_string<T...> f, T&&... a) noexcept {
   }
 }
 
+// The notes of a run ("vqm: note: ..." on stderr), none with -q.
+struct note_printer {
+  bool quiet = false;
+  void operator()(const std::string& s) const noexcept {
+    if (!quiet) eprint("vqm: note: {}\n", s);
+  }
+};
+
 }  // namespace vqm::cli

@@ -4,14 +4,13 @@
 #pragma once
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "vqm/error.hpp"
+#include "errors.hpp"  // usage_error
 
 namespace vqm::cli {
 
@@ -49,11 +48,6 @@ inline constexpr unsupported_flag unsupported_flags[] = {
 inline constexpr const char* colorimetry_instead =
     "vqm's metrics measure the samples as stored and take no colorimetry; drop the flag (convert the input with "
     "ffmpeg first if it must be)";
-
-// Thrown for a command line vqm refuses before parsing it (exit status 2, as for syntax errors).
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // The arguments with getopt_long's unique-prefix long options spelled out, after checking for the
 // unsupported flags above (and -c, libvmaf's short --cpumask). Values of options that take one are
