@@ -24,7 +24,8 @@ endif()
 install(DIRECTORY ${vqm_include_src}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         REGEX "/vqm/cpu/reference$" EXCLUDE
         REGEX "/vqm/lpf/random_edges\\.hpp$" EXCLUDE ${vqm_without})
-# The generated headers: built-in VMAF models, and the Vulkan shaders when enabled.
+# The generated headers: built-in VMAF models, and the Vulkan shaders when enabled (the test shaders
+# are generated in tests/vulkan's build folder, not here).
 install(DIRECTORY ${PROJECT_BINARY_DIR}/generated/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # The testing component: every test-only header, for whoever wants the oracles (not in a plain install).

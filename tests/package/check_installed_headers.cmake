@@ -4,6 +4,7 @@
 # 2. No test-only header (vqm/cpu/reference/*, vqm/lpf/random_edges.hpp) is installed: a shipped header
 #    that includes one fails 1 (what it needs belongs in a shipped header).
 # 3. `cmake --install --component vqm_testing` installs exactly the test-only headers.
+# 4. No test shader (tests/vulkan/shaders/<stem>.comp) is installed as vqm/vulkan/spirv/<stem>.hpp.
 cmake_minimum_required(VERSION 3.21)
 set(test_only_regex "^vqm/cpu/reference/|^vqm/lpf/random_edges\\.hpp$")
 set(inc ${PREFIX}/${INCLUDEDIR})
@@ -28,6 +29,13 @@ foreach(h IN LISTS installed)
   endforeach()
   if(h MATCHES "${test_only_regex}")
     string(APPEND errors "  test-only ${h} is installed\n")
+  endif()
+endforeach()
+file(GLOB test_shaders ${SOURCE_DIR}/tests/vulkan/shaders/*.comp)
+foreach(s IN LISTS test_shaders)
+  get_filename_component(stem ${s} NAME_WE)
+  if("vqm/vulkan/spirv/${stem}.hpp" IN_LIST installed)
+    string(APPEND errors "  vqm/vulkan/spirv/${stem}.hpp is installed: a test shader\n")
   endif()
 endforeach()
 if(errors)
