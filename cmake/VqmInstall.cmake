@@ -8,13 +8,12 @@
 #
 # Test-only headers -- the scalar reference kernels (vqm/cpu/reference/, the oracles the tests check the
 # vectorised kernels against) and the random-edge generators (vqm/lpf/random_edges.hpp) -- are not part
-# of the package. They install only as the component vqm_testing, on request:
+# of the package: no shipped header includes them (tests/package checks that every installed #include
+# resolves). They install only as the component vqm_testing, on request:
 #   cmake --install <build> --component vqm_testing
-# The file names stay where they are in the source tree; the rules below select them by path.
 
 set(vqm_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/vqm)
 set(vqm_include_src ${PROJECT_SOURCE_DIR}/include)
-set(vqm_test_only_regex "^vqm/cpu/reference/|^vqm/lpf/random_edges\\.hpp$")
 
 # --- headers ----------------------------------------------------------------------------------------
 # A build without Vulkan leaves out the Vulkan headers: they include shaders compiled only with VQM_VULKAN.
@@ -26,37 +25,9 @@ endif()
 install(DIRECTORY ${vqm_include_src}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         REGEX "/vqm/cpu/reference$" EXCLUDE
         REGEX "/vqm/lpf/random_edges\\.hpp$" EXCLUDE ${vqm_without})
-# The generated headers: built-in VMAF models, and the Vulkan shaders when enabled.
+# The generated headers: built-in VMAF models, and the Vulkan shaders when enabled (the test shaders
+# are generated in tests/vulkan's build folder, not here).
 install(DIRECTORY ${PROJECT_BINARY_DIR}/generated/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-
-# A test-only header that a shipped header still includes (a Cpu kernel that, for now, forwards to its
-# scalar oracle) is shipped too, so the installed headers always compile; a status line names it.
-# tests/package checks that every installed #include "vqm/..." resolves inside the installed tree.
-file(GLOB_RECURSE vqm_headers RELATIVE ${vqm_include_src} ${vqm_include_src}/vqm/*.hpp ${vqm_include_src}/vqm/*.h
-     ${vqm_include_src}/vqm/*.inc)
-set(vqm_test_only ${vqm_headers})
-list(FILTER vqm_test_only INCLUDE REGEX "${vqm_test_only_regex}")
-set(vqm_queue ${vqm_headers})
-list(FILTER vqm_queue EXCLUDE REGEX "${vqm_test_only_regex}")
-set(vqm_needed "")
-while(vqm_queue)
-  list(POP_FRONT vqm_queue vqm_h)
-  file(STRINGS ${vqm_include_src}/${vqm_h} vqm_lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]vqm/")
-  foreach(vqm_line IN LISTS vqm_lines)
-    string(REGEX REPLACE "^[^\"<]*[\"<](vqm/[^\">]+)[\">].*$" "\\1" vqm_inc "${vqm_line}")
-    if(vqm_inc IN_LIST vqm_test_only AND NOT vqm_inc IN_LIST vqm_needed)
-      list(APPEND vqm_needed ${vqm_inc})
-      list(APPEND vqm_queue ${vqm_inc})
-      # Re-configure when the includer changes (e.g. stops forwarding to the oracle).
-      set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${vqm_include_src}/${vqm_h})
-      message(STATUS "vqm: installing test-only ${vqm_inc}: ${vqm_h} includes it")
-    endif()
-  endforeach()
-endwhile()
-foreach(vqm_h IN LISTS vqm_needed)
-  get_filename_component(vqm_dir ${vqm_h} DIRECTORY)
-  install(FILES ${vqm_include_src}/${vqm_h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${vqm_dir})
-endforeach()
 
 # The testing component: every test-only header, for whoever wants the oracles (not in a plain install).
 install(DIRECTORY ${vqm_include_src}/vqm/cpu/reference DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vqm/cpu

@@ -2,7 +2,6 @@
 // 8-bit range by an exact power-of-two division.
 #pragma once
 
-#include <Eigen/Core>
 #include <cstdint>
 
 #include "vqm/picture.hpp"
@@ -14,18 +13,23 @@ namespace vqm::cpu {
   return static_cast<float>(1u << (bit_depth - 8));
 }
 
-// Writes plane `p` as floats into `out` (row-major, width·height, tightly packed). An element-wise
-// stage: Eigen maps the rows and vectorises the conversion.
+namespace detail {
+// A plain loop: compilers vectorise it (convert, divide) at -O2/-O3; every value is exact.
+template <class T>
+inline void normalize_rows(const plane_view& p, float div, float* out) noexcept {
+  for (std::uint32_t y = 0; y < p.height; ++y, out += p.width) {
+    const T* row = p.row<T>(y);
+    for (std::uint32_t x = 0; x < p.width; ++x) out[x] = static_cast<float>(row[x]) / div;
+  }
+}
+}  // namespace detail
+
+// Writes plane `p` as floats into `out` (row-major, width·height, tightly packed).
 inline void normalize_plane(const plane_view& p, std::uint32_t bit_depth, float* out) noexcept {
-  const float div = normalize_divisor(bit_depth);
-  const Eigen::Index w = p.width;
-  for (std::uint32_t y = 0; y < p.height; ++y, out += w) {
-    Eigen::Map<Eigen::ArrayXf> dst(out, w);
-    if (bit_depth > 8) {
-      dst = Eigen::Map<const Eigen::Array<std::uint16_t, Eigen::Dynamic, 1>>(p.row<std::uint16_t>(y), w).cast<float>() / div;
-    } else {
-      dst = Eigen::Map<const Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>>(p.row<std::uint8_t>(y), w).cast<float>();
-    }
+  if (bit_depth > 8) {
+    detail::normalize_rows<std::uint16_t>(p, normalize_divisor(bit_depth), out);
+  } else {
+    detail::normalize_rows<std::uint8_t>(p, 1.0f, out);  // v / 1 is v: the division folds away
   }
 }
 

@@ -1,11 +1,11 @@
-// A downstream program on the core alone (vqm::vqm / vqm.pc): compiles without Eigen or Vulkan on the
-// include path, and sees the package's version in VQM_VERSION_STRING.
+// A downstream program on the core alone (vqm::vqm / vqm.pc): compiles without Vulkan on the include
+// path, and sees the package's version in VQM_VERSION_STRING.
 #include <cstdio>
 #include <cstring>
 
 #include "vqm/vqm.hpp"
 
-#if defined(EIGEN_WORLD_VERSION) || defined(VK_VERSION_1_0)
+#if defined(VK_VERSION_1_0)
 #error "vqm/vqm.hpp (the core) pulled in a third-party header"
 #endif
 static_assert(VQM_VERSION == VQM_VERSION_MAJOR * 10000 + VQM_VERSION_MINOR * 100 + VQM_VERSION_PATCH);

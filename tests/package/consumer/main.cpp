@@ -4,6 +4,11 @@
 
 #include "vqm/cpu.hpp"
 
+// The Cpu backend's kernels are hand-written: no third-party header reaches its consumers.
+#if defined(EIGEN_WORLD_VERSION) || defined(VK_VERSION_1_0)
+#error "vqm/cpu.hpp pulled in a third-party header"
+#endif
+
 // Linked with vqm::cpu_compiled: the kernels are declarations here, defined in libvqm_cpu.a.
 #if defined(VQM_CONSUMER_EXPECT_COMPILED) && VQM_CPU_KERNEL_BODIES
 #error "vqm::cpu_compiled did not pass VQM_CPU_COMPILED: this file compiles the kernels itself"

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "vqm/cpu/reference/normalize.hpp"
+#include "vqm/cpu/normalize.hpp"
 #include "vqm/picture.hpp"
 
 namespace vqm::cpu::reference {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "vqm/concepts/ms_ssim_kernel.hpp"
-#include "vqm/cpu/reference/normalize.hpp"
+#include "vqm/cpu/normalize.hpp"
 #include "vqm/cpu/reference/ssim_core.hpp"
 #include "vqm/metrics/ssim_geometry.hpp"
 #include "vqm/tables/ssim.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "vqm/cpu/reference/normalize.hpp"
+#include "vqm/cpu/normalize.hpp"
 #include "vqm/cpu/reference/ssim_core.hpp"
 #include "vqm/metrics/ssim_geometry.hpp"
 

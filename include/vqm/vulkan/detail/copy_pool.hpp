@@ -1,9 +1,9 @@
-// copy_pool: the host-side plane copies of a frame (6.2 MB at 1080p 4:2:0 8-bit) split over a few threads.
-// One thread's memcpy into write-combined upload memory tops out near 15 GB/s, below the ~2,000 fps a
-// GPU sustains; a handful of threads reach the memory bandwidth. run() blocks until every piece is
-// copied; the calling thread copies too. With 1 thread (one core, or VQM_VULKAN_COPY_THREADS=1) it is a
-// plain loop of memcpy. The other threads are vqm's thread_pool (started on the first large copy) or
-// the caller's executor (vulkan::context_options::pool).
+// copy_pool: the host-side plane copies of a frame split over a few threads. One thread's memcpy into
+// write-combined upload memory is slower than a GPU scores the cheap metrics; a handful of threads reach
+// the memory bandwidth (docs/performance.md). run() blocks until every piece is copied; the calling
+// thread copies too. With 1 thread (one core, or VQM_VULKAN_COPY_THREADS=1) it is a plain loop of
+// memcpy. The other threads are vqm's thread_pool (started on the first large copy) or the caller's
+// executor (vulkan::context_options::pool).
 #pragma once
 
 #include <algorithm>

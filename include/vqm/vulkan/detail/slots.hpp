@@ -105,9 +105,9 @@ class slot_ring {
 
   // Copies the first `planes` planes of the pair into slot s. The host writes straight into a
   // host-visible input (BAR) when the GPU is the bottleneck (gpu_bound: psnr_hvs, ms_ssim — the device
-  // copy would add ~130 µs per frame at 1080p and does not overlap the previous frame's shaders on
-  // NVIDIA); otherwise into host memory + a device copy (record_copy), since host writes over PCIe are
-  // slower (H200 host: 29 against 43 GB/s) and bound the cheap metrics.
+  // copy does not overlap the previous frame's shaders on NVIDIA); otherwise into host memory + a device
+  // copy (record_copy), since host writes over PCIe are slower and bound the cheap metrics
+  // (docs/performance.md).
   // Pictures not in `host_pics` (bit i: picture i) are GPU-resident: the frame copies them on the device.
   // Returns the bytes copied from host memory.
   std::uint64_t upload(std::size_t s, const picture_view& ref, const picture_view& dis, int planes, bool gpu_bound,
