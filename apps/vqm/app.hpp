@@ -5,6 +5,7 @@
 // the exit status.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include "raw_input.hpp"
 #include "std_streams.hpp"
 #include "validate.hpp"
+#include "vqm/feature_reference.hpp"
 #include "vqm/version.hpp"
 
 namespace vqm::cli {
@@ -32,6 +34,10 @@ namespace app_detail {
 // A parsed command line, run: the steps in the order their errors are reported.
 inline int run_main(const options& o, const CLI::App& app) {
   if (o.list_gpu) return list_gpus();
+  if (std::find(o.features.begin(), o.features.end(), "help") != o.features.end()) {
+    write_all(STDOUT_FILENO, feature_reference(), "stdout");  // every feature's outputs and options
+    return exit_ok;
+  }
   check_arguments(o);
   const note_printer note{o.quiet};
   const run_settings settings = make_settings(o, note);

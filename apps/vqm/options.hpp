@@ -60,7 +60,8 @@ inline void define_options(CLI::App& app, options& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
   app.add_option("--feature", o.features,
-                 "Extra metric NAME[=key=value:key=value]: " + metric_name_list() + " (repeatable)")
+                 "Extra metric NAME[=key=value:key=value]: " + metric_name_list() +
+                     " (repeatable; --feature help lists every feature's outputs and options)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
   auto* json = app.add_flag("--json", o.json, "Write JSON");

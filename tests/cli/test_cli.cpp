@@ -1,6 +1,7 @@
 // The vqm program end to end: output layouts, libvmaf's numbers through --precision max --compat libvmaf,
 // flags, and one test per class of bad input (one-line error, non-zero exit, no output file).
 #include "cli/cli_fixture.hpp"
+#include "vqm/feature_reference.hpp"
 #include "common/test_namespace.hpp"
 
 namespace VQM_TEST_UNIT {
@@ -322,6 +323,16 @@ TEST_F(cli, version_and_help) {
   r = vqm({"--help"});
   EXPECT_EQ(r.rc, 0);
   EXPECT_NE(r.out.find("-h,--height"), std::string::npos) << r.out;  // -h is the height, as in libvmaf
+}
+
+// --feature help: every registered feature's outputs and its option table (names, defaults, ranges, suffix).
+TEST_F(cli, feature_help_lists_outputs_and_options) {
+  const auto r = vqm({"--feature", "help"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, vqm::feature_reference());
+  for (const char* s : {"adm: integer_adm2", "adm_enhn_gain_limit", "double, default 100, [1, 100]", "_egl",
+                        "float_moment: float_moment_ref1st", "min_sse"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
 TEST_F(cli, backends) {

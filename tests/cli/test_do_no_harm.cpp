@@ -26,6 +26,7 @@
 #include "vqm/io/y4m.hpp"
 #include "vqm/io/yuv.hpp"
 #include "vqm/feature/options.hpp"
+#include "vqm/metrics/psnr.hpp"
 #include "vqm/picture.hpp"
 
 namespace {
