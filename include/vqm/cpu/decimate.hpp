@@ -98,26 +98,6 @@ VQM_CPU_INLINE void decimate_impl(const float* in, int w, int h, int s, int lo, 
   }
 }
 
-#if VQM_CPU_X86
-VQM_CPU_AVX2 inline void decimate_avx2(const float* in, int w, int h, int s, int lo, int n, const float* wt, float* out,
-                                       int ow, int oh, std::vector<float>& phase, std::vector<int>& rows) {
-  decimate_impl<true>(in, w, h, s, lo, n, wt, out, ow, oh, phase, rows);
-}
-// MS-SSIM's Dec2 with its constants visible, so the 9×9 tap loops unroll.
-VQM_CPU_AVX2 inline void decimate_9x9_avx2(const float* in, int w, int h, const float* wt, float* out, int ow, int oh,
-                                           std::vector<float>& phase, std::vector<int>& rows) {
-  decimate_impl<true>(in, w, h, 2, -4, 9, wt, out, ow, oh, phase, rows);
-}
-#endif
-inline void decimate_base(const float* in, int w, int h, int s, int lo, int n, const float* wt, float* out, int ow,
-                          int oh, std::vector<float>& phase, std::vector<int>& rows) {
-  decimate_impl<false>(in, w, h, s, lo, n, wt, out, ow, oh, phase, rows);
-}
-inline void decimate_9x9_base(const float* in, int w, int h, const float* wt, float* out, int ow, int oh,
-                              std::vector<float>& phase, std::vector<int>& rows) {
-  decimate_impl<false>(in, w, h, 2, -4, 9, wt, out, ow, oh, phase, rows);
-}
-
 #pragma GCC diagnostic pop
 
 }  // namespace vqm::cpu::detail

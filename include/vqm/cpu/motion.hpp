@@ -5,8 +5,9 @@
 // path works in int32 lanes: the one sum that needs 33 bits (the horizontal pass, and the vertical pass at
 // 16 bits) is split as V = 256*Vh + Vl (Vl = V & 255), S = 256*Sh + Sl, and
 //   floor((S + 2^15) / 2^16) = (Sh + ((Sl + 2^15) >> 8)) >> 8,
-// exact because the low byte of Sl + 2^15 cannot carry into the result. On x86 the horizontal pass runs
-// on the int16 halves with pmaddwd (AVX2: 8 lanes, else SSE2: 4 lanes); elsewhere in generic int32 vectors.
+// exact because the low byte of Sl + 2^15 cannot carry into the result. On x86 (x86/motion.hpp) the
+// horizontal pass runs on the int16 halves with pmaddwd (AVX2: 8 lanes, else SSE2: 4 lanes); elsewhere in
+// generic int32 vectors.
 #pragma once
 
 #include <atomic>
@@ -22,9 +23,7 @@
 #include "vqm/error.hpp"
 #include "vqm/picture.hpp"
 
-namespace vqm::cpu {
-
-namespace detail {
+namespace vqm::cpu::detail {
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -42,52 +41,13 @@ inline constexpr std::int32_t motion_f0 = 3571, motion_f1 = 16004, motion_f2 = 2
 struct motion_workspace {
   std::vector<std::int32_t> d;         // 8 rows of prev - cur, row y in slot y & 7
   std::vector<std::int32_t> v;         // one vertically filtered row, 2 mirrored samples each side, + slack
-  std::vector<std::int16_t> hi, lo;    // v >> 8 and v & 255 (AVX2 pmaddwd path), + slack
+  std::vector<std::int16_t> hi, lo;    // v >> 8 and v & 255 (x86 pmaddwd path), + slack
 };
 
-// One row of prev - cur as int32: d[c] = p[c] - q[c], c < n. (GCC turns __builtin_convertvector of 8-byte
-// vectors into scalar code, so x86 widens with unpacks / vpmovzx; the loops write memory, so no vector
-// crosses a call between differently targeted functions.)
-#if VQM_CPU_X86
+// One row of prev - cur as int32: d[c] = p[c] - q[c], c < n (x86: x86/motion.hpp).
 template <class T>
-__attribute__((target("avx2"))) inline void motion_diff_row_avx2(const T* p, const T* q, std::int32_t* d,
-                                                                 std::int64_t n) noexcept {
+inline void motion_diff_row(const T* p, const T* q, std::int32_t* d, std::int64_t n) noexcept {
   std::int64_t c = 0;
-  for (; c + 8 <= n; c += 8) {
-    __m256i a, b;
-    if constexpr (sizeof(T) == 1) {
-      a = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + c)));
-      b = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q + c)));
-    } else {
-      a = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + c)));
-      b = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + c)));
-    }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + c), _mm256_sub_epi32(a, b));
-  }
-  for (; c < n; ++c) d[c] = std::int32_t{p[c]} - std::int32_t{q[c]};
-}
-#endif
-
-template <class T>
-inline void motion_diff_row_base(const T* p, const T* q, std::int32_t* d, std::int64_t n) noexcept {
-  std::int64_t c = 0;
-#if VQM_CPU_X86
-  const __m128i z = _mm_setzero_si128();
-  for (; c + 8 <= n; c += 8) {
-    __m128i a, b;
-    if constexpr (sizeof(T) == 1) {
-      a = _mm_unpacklo_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + c)), z);
-      b = _mm_unpacklo_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q + c)), z);
-    } else {
-      a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + c));
-      b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + c));
-    }
-    const __m128i lo = _mm_sub_epi32(_mm_unpacklo_epi16(a, z), _mm_unpacklo_epi16(b, z));
-    const __m128i hi = _mm_sub_epi32(_mm_unpackhi_epi16(a, z), _mm_unpackhi_epi16(b, z));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + c), lo);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + c + 4), hi);
-  }
-#else
   for (; c + 8 <= n; c += 8) {
     motion_i32x8 a, b;
     if constexpr (sizeof(T) == 1) {
@@ -106,7 +66,6 @@ inline void motion_diff_row_base(const T* p, const T* q, std::int32_t* d, std::i
     const motion_i32x8 r = a - b;
     std::memcpy(d + c, &r, sizeof r);
   }
-#endif
   for (; c < n; ++c) d[c] = std::int32_t{p[c]} - std::int32_t{q[c]};
 }
 
@@ -132,105 +91,20 @@ VQM_CPU_INLINE motion_i32x8 motion_filter16(motion_i32x8 a, motion_i32x8 b, moti
   return (s + (std::int64_t{1} << (shift - 1))) >> shift;
 }
 
+#pragma GCC diagnostic pop
+
+}  // namespace vqm::cpu::detail
+
 #if VQM_CPU_X86
-// Horizontal pass of one row with vpmaddwd (AVX2): vp[0 .. w+3] is the padded V row. V = 256*hi + lo with
-// hi in [-256, 255] and lo in [0, 255] fits int16, and so do the taps, so each 16-bit pair product sum is
-// exact in int32. Even and odd outputs go to separate vectors: only the sum of |E| is needed.
-__attribute__((target("avx2"), always_inline)) inline __m256i motion_load16(const std::int16_t* p) noexcept {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-}
-
-__attribute__((target("avx2"))) inline std::uint32_t motion_row_avx2(const std::int32_t* vp, std::int16_t* hp,
-                                                                     std::int16_t* lp, std::int64_t w) noexcept {
-  const std::int64_t n = w + 4;
-  const __m256i m255 = _mm256_set1_epi32(255);
-  std::int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(vp + i));
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(vp + i + 8));
-    const __m256i h = _mm256_packs_epi32(_mm256_srai_epi32(a, 8), _mm256_srai_epi32(b, 8));
-    const __m256i l = _mm256_packs_epi32(_mm256_and_si256(a, m255), _mm256_and_si256(b, m255));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hp + i), _mm256_permute4x64_epi64(h, 0xD8));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lp + i), _mm256_permute4x64_epi64(l, 0xD8));
-  }
-  for (; i < n; ++i) {
-    hp[i] = static_cast<std::int16_t>(vp[i] >> 8);
-    lp[i] = static_cast<std::int16_t>(vp[i] & 255);
-  }
-  // Pair taps: the low 16 bits of a lane hold the even element.
-  const __m256i t01 = _mm256_set1_epi32(motion_f0 | (motion_f1 << 16));
-  const __m256i t21 = _mm256_set1_epi32(motion_f2 | (motion_f1 << 16));
-  const __m256i t00 = _mm256_set1_epi32(motion_f0);
-  const __m256i half = _mm256_set1_epi32(32768);
-  __m256i acc = _mm256_setzero_si256();
-  std::int64_t c = 0;
-  for (; c + 16 <= w; c += 16)
-    for (std::int64_t k = c; k < c + 2; ++k) {
-      const __m256i sh = _mm256_add_epi32(
-          _mm256_add_epi32(_mm256_madd_epi16(motion_load16(hp + k), t01), _mm256_madd_epi16(motion_load16(hp + k + 2), t21)),
-          _mm256_madd_epi16(motion_load16(hp + k + 4), t00));
-      const __m256i sl = _mm256_add_epi32(
-          _mm256_add_epi32(_mm256_madd_epi16(motion_load16(lp + k), t01), _mm256_madd_epi16(motion_load16(lp + k + 2), t21)),
-          _mm256_madd_epi16(motion_load16(lp + k + 4), t00));
-      const __m256i e = _mm256_srai_epi32(_mm256_add_epi32(sh, _mm256_srai_epi32(_mm256_add_epi32(sl, half), 8)), 8);
-      acc = _mm256_add_epi32(acc, _mm256_abs_epi32(e));
-    }
-  alignas(32) std::uint32_t lanes[8];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
-  std::uint32_t row = 0;
-  for (const std::uint32_t x : lanes) row += x;
-  for (; c < w; ++c) {
-    const std::int64_t e = motion_filter_scalar(vp[c], vp[c + 1], vp[c + 2], vp[c + 3], vp[c + 4], 16);
-    row += static_cast<std::uint32_t>(e < 0 ? -e : e);
-  }
-  return row;
-}
-
-// The same with SSE2 (pmaddwd, 4 lanes).
-inline std::uint32_t motion_row_sse2(const std::int32_t* vp, std::int16_t* hp, std::int16_t* lp,
-                                     std::int64_t w) noexcept {
-  const std::int64_t n = w + 4;
-  const __m128i m255 = _mm_set1_epi32(255);
-  std::int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(vp + i));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(vp + i + 4));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(hp + i), _mm_packs_epi32(_mm_srai_epi32(a, 8), _mm_srai_epi32(b, 8)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(lp + i),
-                     _mm_packs_epi32(_mm_and_si128(a, m255), _mm_and_si128(b, m255)));
-  }
-  for (; i < n; ++i) {
-    hp[i] = static_cast<std::int16_t>(vp[i] >> 8);
-    lp[i] = static_cast<std::int16_t>(vp[i] & 255);
-  }
-  const __m128i t01 = _mm_set1_epi32(motion_f0 | (motion_f1 << 16));
-  const __m128i t21 = _mm_set1_epi32(motion_f2 | (motion_f1 << 16));
-  const __m128i t00 = _mm_set1_epi32(motion_f0);
-  const __m128i half = _mm_set1_epi32(32768);
-  const auto ld = [](const std::int16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
-  __m128i acc = _mm_setzero_si128();
-  std::int64_t c = 0;
-  for (; c + 8 <= w; c += 8)
-    for (std::int64_t k = c; k < c + 2; ++k) {
-      const __m128i sh = _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(ld(hp + k), t01), _mm_madd_epi16(ld(hp + k + 2), t21)),
-                                       _mm_madd_epi16(ld(hp + k + 4), t00));
-      const __m128i sl = _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(ld(lp + k), t01), _mm_madd_epi16(ld(lp + k + 2), t21)),
-                                       _mm_madd_epi16(ld(lp + k + 4), t00));
-      const __m128i e = _mm_srai_epi32(_mm_add_epi32(sh, _mm_srai_epi32(_mm_add_epi32(sl, half), 8)), 8);
-      const __m128i sign = _mm_srai_epi32(e, 31);
-      acc = _mm_add_epi32(acc, _mm_sub_epi32(_mm_xor_si128(e, sign), sign));
-    }
-  alignas(16) std::uint32_t lanes[4];
-  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), acc);
-  std::uint32_t row = 0;
-  for (const std::uint32_t x : lanes) row += x;
-  for (; c < w; ++c) {
-    const std::int64_t e = motion_filter_scalar(vp[c], vp[c + 1], vp[c + 2], vp[c + 3], vp[c + 4], 16);
-    row += static_cast<std::uint32_t>(e < 0 ? -e : e);
-  }
-  return row;
-}
+#include "vqm/cpu/x86/motion.hpp"
 #endif
+
+namespace vqm::cpu {
+
+namespace detail {
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 template <class T, bool Avx2>
 VQM_CPU_INLINE std::uint64_t motion_sad_impl(const plane_view& prev, const plane_view& cur, unsigned bpc,
@@ -248,12 +122,11 @@ VQM_CPU_INLINE std::uint64_t motion_sad_impl(const plane_view& prev, const plane
       const T* q = cur.row<T>(static_cast<std::uint32_t>(next));
       std::int32_t* d = dbuf + static_cast<std::size_t>(next & 7) * W;
 #if VQM_CPU_X86
-      if constexpr (Avx2) {
-        motion_diff_row_avx2(p, q, d, w);
-        continue;
-      }
+      if constexpr (Avx2) x86::avx2::motion_diff_row(p, q, d, w);
+      else x86::sse2::motion_diff_row(p, q, d, w);
+#else
+      motion_diff_row(p, q, d, w);
 #endif
-      motion_diff_row_base(p, q, d, w);
     }
     const std::int32_t* d0 = dbuf + static_cast<std::size_t>(motion_mirror(r - 2, h) & 7) * W;
     const std::int32_t* d1 = dbuf + static_cast<std::size_t>(motion_mirror(r - 1, h) & 7) * W;
@@ -288,10 +161,8 @@ VQM_CPU_INLINE std::uint64_t motion_sad_impl(const plane_view& prev, const plane
     vp[w + 3] = vp[w - 1];
     // Horizontal pass and |E| into uint32 lanes (wrapping like libvmaf's per-row uint32 sum).
 #if VQM_CPU_X86
-    if constexpr (Avx2)
-      sad += motion_row_avx2(vp, ws.hi.data(), ws.lo.data(), w);
-    else
-      sad += motion_row_sse2(vp, ws.hi.data(), ws.lo.data(), w);
+    if constexpr (Avx2) sad += x86::avx2::motion_row(vp, ws.hi.data(), ws.lo.data(), w);
+    else sad += x86::sse2::motion_row(vp, ws.hi.data(), ws.lo.data(), w);
     continue;
 #endif
     motion_u32x8 acc{};
@@ -313,18 +184,6 @@ VQM_CPU_INLINE std::uint64_t motion_sad_impl(const plane_view& prev, const plane
   return sad;
 }
 
-template <class T>
-[[nodiscard]] inline std::uint64_t motion_sad_base(const plane_view& prev, const plane_view& cur, unsigned bpc,
-                                                   motion_workspace& ws) noexcept {
-  return motion_sad_impl<T, false>(prev, cur, bpc, ws);
-}
-#if VQM_CPU_X86
-template <class T>
-[[nodiscard]] VQM_CPU_AVX2 inline std::uint64_t motion_sad_avx2(const plane_view& prev, const plane_view& cur,
-                                                                unsigned bpc, motion_workspace& ws) noexcept {
-  return motion_sad_impl<T, true>(prev, cur, bpc, ws);
-}
-#endif
 #pragma GCC diagnostic pop
 
 }  // namespace detail
@@ -345,12 +204,13 @@ template <class T>
     ws.lo.resize(w + 4 + 32);
   }
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2)
-    return bpc == 8 ? detail::motion_sad_avx2<std::uint8_t>(prev, cur, bpc, ws)
-                    : detail::motion_sad_avx2<std::uint16_t>(prev, cur, bpc, ws);
+  if (active_isa() == isa::avx2) {
+    if (bpc == 8) return simd::as_avx2([&] { return detail::motion_sad_impl<std::uint8_t, true>(prev, cur, bpc, ws); });
+    return simd::as_avx2([&] { return detail::motion_sad_impl<std::uint16_t, true>(prev, cur, bpc, ws); });
+  }
 #endif
-  return bpc == 8 ? detail::motion_sad_base<std::uint8_t>(prev, cur, bpc, ws)
-                  : detail::motion_sad_base<std::uint16_t>(prev, cur, bpc, ws);
+  return bpc == 8 ? detail::motion_sad_impl<std::uint8_t, false>(prev, cur, bpc, ws)
+                  : detail::motion_sad_impl<std::uint16_t, false>(prev, cur, bpc, ws);
 }
 #else
 ;

@@ -4,14 +4,24 @@
 // target("avx2") function (AVX2 code) and inside a plain one (baseline SSE2 code). Each lane is one
 // output sample and performs exactly the scalar reference's operations in the same order, so both
 // instantiations are bit-identical to the reference. Never FMA: the AVX2 target does not enable it.
+//
+// Layout: cpu/<m>.hpp is portable (scalar loops and vector extensions; the whole kernel on any target) and
+// picks a path at run time; cpu/x86/<m>.hpp holds m's x86 code (intrinsics, AVX2 and SSE2 functions), which
+// the portable header includes only under VQM_CPU_X86, after the portable building blocks it uses.
+// VQM_CPU_SIMD=0 (CMake option VQM_CPU_SIMD=OFF) compiles none of it: every kernel on its portable path.
+// An aarch64 NEON level would sit beside it: VQM_CPU_ARM64 set like VQM_CPU_X86 below, isa::neon,
+// cpu/arm64/<m>.hpp with the same hooks (e.g. vif's rows type) included under VQM_CPU_ARM64 next to the
+// x86 files, and detected_isa() reporting it.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
+#ifndef VQM_CPU_SIMD
+#define VQM_CPU_SIMD 1
+#endif
+#if VQM_CPU_SIMD && (defined(__x86_64__) || defined(__i386__))
 #define VQM_CPU_X86 1
 #else
 #define VQM_CPU_X86 0
@@ -22,11 +32,6 @@
 #endif
 
 #define VQM_CPU_INLINE [[gnu::always_inline]] inline
-#if VQM_CPU_X86
-// Kernel entry points for AVX2; flatten inlines the whole kernel body, so AVX2-only helpers can be
-// inlined where the caller is an AVX2 function.
-#define VQM_CPU_AVX2 __attribute__((target("avx2"), flatten))
-#endif
 
 namespace vqm::cpu {
 
@@ -39,6 +44,38 @@ inline std::atomic<int>& isa_limit() noexcept {
   return limit;
 }
 }  // namespace detail
+
+namespace simd {
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+using f4 = float __attribute__((vector_size(16)));
+using d4 = double __attribute__((vector_size(32)));
+using f8 = float __attribute__((vector_size(32)));
+using i8 = std::int32_t __attribute__((vector_size(32)));
+
+template <class V>
+VQM_CPU_INLINE V load(const void* p) noexcept {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class V>
+VQM_CPU_INLINE void store(void* p, V v) noexcept {
+  std::memcpy(p, &v, sizeof v);
+}
+
+#pragma GCC diagnostic pop
+
+}  // namespace simd
+}  // namespace vqm::cpu
+
+#if VQM_CPU_X86
+#include "vqm/cpu/x86/simd.hpp"
+#endif
+
+namespace vqm::cpu {
 
 // The best instruction set of this machine.
 [[nodiscard]] inline isa detected_isa() noexcept {
@@ -65,30 +102,7 @@ namespace simd {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-using f4 = float __attribute__((vector_size(16)));
-using d4 = double __attribute__((vector_size(32)));
-using f8 = float __attribute__((vector_size(32)));
-using i8 = std::int32_t __attribute__((vector_size(32)));
-
-template <class V>
-VQM_CPU_INLINE V load(const void* p) noexcept {
-  V v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <class V>
-VQM_CPU_INLINE void store(void* p, V v) noexcept {
-  std::memcpy(p, &v, sizeof v);
-}
-
-#if VQM_CPU_X86 && !defined(__clang__)
-#define VQM_CPU_WIDEN_AVX2 1
-// GCC 12 splits __builtin_convertvector(f4 -> d4) into 128-bit halves; one vcvtps2pd ymm is what we want.
-__attribute__((target("avx2"))) inline d4 widen_avx2(f4 v) noexcept {
-  return reinterpret_cast<d4>(_mm256_cvtps_pd(reinterpret_cast<__m128>(v)));
-}
-#endif
-// f4 -> d4, exact. Avx2: only inside a VQM_CPU_AVX2 kernel.
+// f4 -> d4, exact. Avx2: only inside an AVX2 kernel.
 template <bool Avx2>
 VQM_CPU_INLINE d4 widen(f4 v) noexcept {
 #ifdef VQM_CPU_WIDEN_AVX2
@@ -101,10 +115,10 @@ VQM_CPU_INLINE f4 splat4(float v) noexcept { return f4{v, v, v, v}; }
 VQM_CPU_INLINE d4 splat4d(double v) noexcept { return d4{v, v, v, v}; }
 VQM_CPU_INLINE f8 splat8(float v) noexcept { return f8{v, v, v, v, v, v, v, v}; }
 
-// Correctly rounded float square root per lane (SSE is part of every x86-64 target).
+// Correctly rounded float square root per lane.
 VQM_CPU_INLINE f4 sqrt(f4 v) noexcept {
 #if VQM_CPU_X86
-  return reinterpret_cast<f4>(_mm_sqrt_ps(reinterpret_cast<__m128>(v)));
+  return sqrt_sse(v);
 #else
   return f4{__builtin_sqrtf(v[0]), __builtin_sqrtf(v[1]), __builtin_sqrtf(v[2]), __builtin_sqrtf(v[3])};
 #endif

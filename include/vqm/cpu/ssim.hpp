@@ -22,9 +22,10 @@ inline void box_decimate(const float* in, int w, int h, std::uint32_t s, float* 
   weights.assign(static_cast<std::size_t>(n) * n, k);
 #if VQM_CPU_X86
   if (active_isa() == isa::avx2)
-    return decimate_avx2(in, w, h, n, -(n / 2), n, weights.data(), out, ow, oh, ws.phase, ws.rows);
+    return simd::as_avx2(
+        [&] { decimate_impl<true>(in, w, h, n, -(n / 2), n, weights.data(), out, ow, oh, ws.phase, ws.rows); });
 #endif
-  decimate_base(in, w, h, n, -(n / 2), n, weights.data(), out, ow, oh, ws.phase, ws.rows);
+  decimate_impl<false>(in, w, h, n, -(n / 2), n, weights.data(), out, ow, oh, ws.phase, ws.rows);
 }
 }  // namespace detail
 

@@ -150,15 +150,6 @@ VQM_CPU_INLINE ssim_partials ssim_terms_impl(const float* x, const float* y, int
   return out;
 }
 
-#if VQM_CPU_X86
-VQM_CPU_AVX2 inline ssim_partials ssim_terms_avx2(const float* x, const float* y, int w, int h, ssim_workspace& ws) {
-  return ssim_terms_impl<true>(x, y, w, h, ws);
-}
-#endif
-inline ssim_partials ssim_terms_base(const float* x, const float* y, int w, int h, ssim_workspace& ws) {
-  return ssim_terms_impl<false>(x, y, w, h, ws);
-}
-
 }  // namespace detail
 
 #pragma GCC diagnostic pop
@@ -166,9 +157,9 @@ inline ssim_partials ssim_terms_base(const float* x, const float* y, int w, int 
 // SSIM term sums of two float images of w×h (tightly packed rows); zeros when the valid map is empty.
 inline ssim_partials ssim_terms(const float* x, const float* y, int w, int h, ssim_workspace& ws) {
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2) return detail::ssim_terms_avx2(x, y, w, h, ws);
+  if (active_isa() == isa::avx2) return simd::as_avx2([&] { return detail::ssim_terms_impl<true>(x, y, w, h, ws); });
 #endif
-  return detail::ssim_terms_base(x, y, w, h, ws);
+  return detail::ssim_terms_impl<false>(x, y, w, h, ws);
 }
 
 }  // namespace vqm::cpu

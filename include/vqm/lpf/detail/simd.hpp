@@ -9,6 +9,11 @@
 #include "vqm/lpf/counters.hpp"
 #include "vqm/lpf/edge.hpp"
 
+// VQM_CPU_SIMD=0 (CMake VQM_CPU_SIMD=OFF, through vqm::cpu) leaves it out too.
+#if defined(VQM_CPU_SIMD) && !VQM_CPU_SIMD && !defined(VQM_LPF_NO_SIMD)
+#define VQM_LPF_NO_SIMD 1
+#endif
+
 #if !defined(VQM_LPF_NO_SIMD) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))) && \
     (defined(__GNUC__) || defined(__clang__))
 #define VQM_LPF_HAVE_SSE2 1
