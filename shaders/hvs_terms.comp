@@ -3,7 +3,7 @@
 // level-1 group of 16 blocks of a plane, 16 lanes per block (8 per picture, one per column). Writes the
 // block's 64 terms e·e in coefficient raster order at term index 64·(global block), the block's double sum
 // and the quarter's (scan estimates: any order will do). Small workgroups keep more of them resident
-// (H200: 85 µs at 4 blocks per workgroup against 148 µs at 16). Every float
+// (measured in docs/performance.md). Every float
 // op is binary32 and `precise` (no contraction), and every serial float sum keeps libvmaf's order (one lane
 // runs it); the two operations Vulkan does not round correctly (division, sqrt) are corrected to the
 // correctly rounded binary32 result.

@@ -7,7 +7,7 @@
 // memory at once instead of one dependent load at a time.
 // Two dispatches (phase 0, 1), so that each can run beside another metric's heavy stage: phase 0 composes
 // the tables and walks the first 1/16 of the plane's blocks (the start, where the sum is small and crosses
-// binades often, is the slow part: on an H100 beside MS-SSIM, 1/16 beat 1/8, 1/4 and 1/2), then leaves the
+// binades often, is the slow part; why 1/16: docs/performance.md), then leaves the
 // walk's state (sum, position, level) after the tables; phase 1 takes it up and finishes. The operations,
 // and so the sum, are the same.
 #extension GL_GOOGLE_include_directive : require
