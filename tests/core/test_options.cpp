@@ -99,6 +99,17 @@ TEST(option_map, unknown_keys_name_the_feature_and_the_known_keys) {
   }
 }
 
+TEST(option_table, a_feature_without_a_table_takes_no_options) {
+  EXPECT_TRUE(describe_options<float_psnr_options>().empty());
+  EXPECT_EQ(options_suffix(float_psnr_options{}), "");
+  try {
+    (void)parse_options<float_psnr_options>(option_map::parse("x=1"));
+    FAIL();
+  } catch (const error& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown option 'x' for feature float_psnr (it takes no options)");
+  }
+}
+
 TEST(metric_factory, unknown_feature_lists_the_known_ones) {
   try {
     (void)make_metric<Cpu>("vmaf", {}, picture_format{64, 64});

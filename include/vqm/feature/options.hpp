@@ -79,12 +79,11 @@ template <class O, class T>
 }
 
 // A feature's options struct: default-constructible (the defaults), naming its feature, with a static
-// constexpr table() of option<> entries.
+// constexpr table() of option<> entries; a feature without options has no table().
 template <class O>
 concept OptionTable = std::default_initializable<O> && requires {
   { O::feature } -> std::convertible_to<std::string_view>;
-  std::tuple_size<decltype(O::table())>::value;
-};
+} && (!requires { O::table(); } || requires { std::tuple_size<decltype(O::table())>::value; });
 
 // One option, as text: for --help and the docs.
 struct option_info {
@@ -161,7 +160,7 @@ template <class O, class T>
 // Calls f(entry) for each entry of O's table, in table order.
 template <OptionTable O, class F>
 constexpr void for_each_option(F&& f) {
-  std::apply([&](const auto&... e) { (f(e), ...); }, O::table());
+  if constexpr (requires { O::table(); }) std::apply([&](const auto&... e) { (f(e), ...); }, O::table());
 }
 
 // The options from the text a user gave; unknown keys and bad values are errors naming the feature, the
@@ -172,14 +171,12 @@ template <OptionTable O>
   for (const auto& item : m.items()) {
     const std::string& k = item.first;  // not a structured binding: Clang 14 cannot capture those
     bool known = false;
+    for_each_option<O>([&](const auto& e) { known = known || e.name == k; });
+    if (known) continue;
     std::string list;
-    for_each_option<O>([&](const auto& e) {
-      known = known || e.name == k;
-      list += (list.empty() ? "" : ", ") + std::string(e.name);
-    });
-    if (!known)
-      throw error(errc::invalid_argument, "unknown option '" + k + "' for feature " + std::string(feature) +
-                                              (list.empty() ? " (it takes no options)" : " (known: " + list + ")"));
+    for_each_option<O>([&](const auto& e) { list += (list.empty() ? "" : ", ") + std::string(e.name); });
+    throw error(errc::invalid_argument, "unknown option '" + k + "' for feature " + std::string(feature) +
+                                            (list.empty() ? " (it takes no options)" : " (known: " + list + ")"));
   }
   O out;
   for_each_option<O>([&](const auto& e) {

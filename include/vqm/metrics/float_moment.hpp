@@ -5,7 +5,6 @@
 
 #include <array>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "vqm/compat.hpp"
@@ -28,7 +27,6 @@ concept MomentKernel = Backend<B> && requires(B& b, typename B::frame& f, moment
 
 struct float_moment_options {
   static constexpr const char* feature = "float_moment";
-  static constexpr auto table() { return std::tuple{}; }
 };
 
 class float_moment_algorithm {

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "vqm/compat.hpp"
@@ -15,7 +14,6 @@ namespace vqm {
 // float_psnr takes no options.
 struct float_psnr_options {
   static constexpr const char* feature = "float_psnr";
-  static constexpr auto table() { return std::tuple{}; }
 };
 
 class float_psnr_algorithm {

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "vqm/compat.hpp"
@@ -20,7 +19,6 @@ namespace vqm {
 // psnr_hvs takes no options.
 struct psnr_hvs_options {
   static constexpr const char* feature = "psnr_hvs";
-  static constexpr auto table() { return std::tuple{}; }
 };
 
 class psnr_hvs_algorithm {

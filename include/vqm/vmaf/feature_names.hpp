@@ -32,9 +32,7 @@ namespace vqm::vmaf {
 
 // The printed collector name of `internal` written by a feature whose options render to `suffix` (A.6).
 [[nodiscard]] inline std::string printed_name(std::string_view internal, std::string_view suffix) {
-  std::string s(alias_of(internal));
-  s += suffix;
-  return s;
+  return vqm::printed_name(feature_output{internal, alias_of(internal)}, suffix);
 }
 
 }  // namespace vqm::vmaf

@@ -1,20 +1,16 @@
 // Vulkan schedule of float_moment: exact Σ v and Σ f32(v)² of both lumas in uint64 (float_moment.comp
-// per row band, then reduce_u64 into the result block), scaled to libvmaf's doubles on the host.
+// per row band, then reduce_u64: banded_sums), scaled to libvmaf's doubles on the host.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "vqm/metrics/float_moment.hpp"
-#include "vqm/vulkan/buffer.hpp"
+#include "vqm/vulkan/engines/banded_sums.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/program.hpp"
 #include "vqm/vulkan/spirv/float_moment.hpp"
-#include "vqm/vulkan/spirv/reduce_u64.hpp"
 
 namespace vqm::vulkan {
 
@@ -24,26 +20,9 @@ class moment_program final : public program {
     return std::make_unique<moment_program>(env);
   }
 
-  explicit moment_program(program_env& env) : env_(env), l_(env.layout) {
-    const std::uint32_t spw = l_.bps == 1 ? 4 : 2;
-    const std::uint32_t wpr = div_up(l_.width[0], spw);
-    rows_ = std::max<std::uint32_t>(1, 2048 / std::max<std::uint32_t>(wpr, 1));  // ~8 words per thread, 2 pictures
-    groups_ = div_up(l_.height[0], rows_);
-    sums_ = &env.shared.pipeline(spirv::float_moment, 3, 32);  // one set layout for both passes
-    reduce_ = &env.shared.pipeline(spirv::reduce_u64, 3, 12);
-    const auto slots = static_cast<std::uint32_t>(env.slots);
-    pool_ = descriptor_pool(env.ctx, slots, 3 * slots);
-    partial_.resize(env.slots);
-    sets_.resize(env.slots, VK_NULL_HANDLE);
-  }
-  void ensure(std::size_t s) override {
-    if (sets_[s]) return;
-    partial_[s] = buffer(env_.ctx, std::uint64_t{groups_} * 4 * 8, memory_kind::device_local);
-    sets_[s] = pool_.allocate(sums_->set_layout());
-    write_storage_buffers(env_.ctx, sets_[s],
-                          {VkDescriptorBufferInfo{env_.buffers.input[s], 0, VK_WHOLE_SIZE}, partial_[s].range(),
-                           VkDescriptorBufferInfo{env_.buffers.results[s], 0, VK_WHOLE_SIZE}});
-  }
+  // Four segments: Σ ref, Σ dis, Σ ref², Σ dis²; ~8 words a thread of each of the two pictures.
+  explicit moment_program(program_env& env) : l_(env.layout), sums_(env, spirv::float_moment, 32, 4, 2048) {}
+  void ensure(std::size_t s) override { sums_.ensure(s); }
   [[nodiscard]] int stages() const noexcept override { return 2; }
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 4 * 8; }
   [[nodiscard]] int planes() const noexcept override { return 1; }
@@ -53,30 +32,17 @@ class moment_program final : public program {
       const struct {
         std::uint32_t off[2], stride, width, height, bpc, rows_per_group, groups;
       } pc{{l_.word(0, 0), l_.word(1, 0)}, l_.stride_words(0), l_.width[0], l_.height[0], l_.format.bit_depth,
-           rows_, groups_};
+           sums_.rows(), sums_.groups()};
       static_assert(sizeof(pc) == 32);
-      sums_->bind(cb, sets_[slot]);
-      sums_->push(cb, pc);
-      sums_->dispatch(cb, groups_, 1, 1);
+      sums_.record_pass1(cb, slot, pc, 1);
     } else {
-      const struct {
-        std::uint32_t count, in_base, out_base;
-      } pc{groups_, 0, result_offset / 8};
-      reduce_->bind(cb, sets_[slot]);
-      reduce_->push(cb, pc);
-      reduce_->dispatch(cb, 1, 1, 4);
+      sums_.record_reduce(cb, slot, result_offset, 4);
     }
   }
 
  private:
-  program_env& env_;
   detail::frame_layout l_;
-  std::uint32_t rows_ = 1, groups_ = 1;
-  const compute_pipeline* sums_ = nullptr;
-  const compute_pipeline* reduce_ = nullptr;
-  descriptor_pool pool_;
-  std::vector<buffer> partial_;
-  std::vector<VkDescriptorSet> sets_;
+  banded_sums sums_;
 };
 
 struct float_moment_engine {
@@ -101,12 +67,10 @@ struct float_moment_engine {
  private:
   static void decode(const job& j, const program&, const std::byte* slice) {
     auto& o = *static_cast<moment_partials*>(j.out);
-    std::uint64_t s[4];
-    std::memcpy(s, slice, sizeof s);
     const int shift = static_cast<int>(j.arg[0]) - 8;
-    for (int k = 0; k < 2; ++k) {
-      o.sum[k] = static_cast<double>(s[k]) / static_cast<double>(1ull << shift);
-      o.sum_sq[k] = static_cast<double>(s[2 + k]) / static_cast<double>(1ull << (2 * shift));
+    for (std::uint32_t k = 0; k < 2; ++k) {
+      o.sum[k] = static_cast<double>(banded_sums::sum(slice, k)) / static_cast<double>(1ull << shift);
+      o.sum_sq[k] = static_cast<double>(banded_sums::sum(slice, 2 + k)) / static_cast<double>(1ull << (2 * shift));
     }
   }
 };

@@ -1,18 +1,14 @@
 // Vulkan schedule of integer PSNR: exact Σ (a − b)² per plane in uint64 (sse.comp per row band, then
-// reduce_u64 into the result block). float_psnr runs on the same program (engines/float_psnr.hpp).
+// reduce_u64 into the result block: banded_sums). float_psnr runs on the same program (engines/float_psnr.hpp).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
-#include <vector>
 
 #include "vqm/concepts/sse_kernel.hpp"
-#include "vqm/vulkan/buffer.hpp"
+#include "vqm/vulkan/engines/banded_sums.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/program.hpp"
-#include "vqm/vulkan/spirv/reduce_u64.hpp"
 #include "vqm/vulkan/spirv/sse.hpp"
 
 namespace vqm::vulkan {
@@ -28,31 +24,14 @@ class sse_program final : public program {
   }
 
   sse_program(program_env& env, int planes, bool round24)
-      : env_(env), l_(env.layout), planes_(planes), round24_(round24) {
-    const std::uint32_t spw = l_.bps == 1 ? 4 : 2;
-    const std::uint32_t wpr = div_up(l_.width[0], spw);
-    rows_ = std::max<std::uint32_t>(1, 4096 / std::max<std::uint32_t>(wpr, 1));  // ~16 words per thread
-    groups_ = div_up(l_.height[0], rows_);
-    sse_ = &env.shared.pipeline(spirv::sse, 3, 80);
-    reduce_ = &env.shared.pipeline(spirv::reduce_u64, 3, 12);
-    const auto slots = static_cast<std::uint32_t>(env.slots);
-    pool_ = descriptor_pool(env.ctx, slots, 3 * slots);
-    partial_.resize(env.slots);
-    sets_.resize(env.slots, VK_NULL_HANDLE);
-  }
-  void ensure(std::size_t s) override {
-    if (sets_[s]) return;
-    partial_[s] = buffer(env_.ctx, std::uint64_t{groups_} * 3 * 8, memory_kind::device_local);
-    sets_[s] = pool_.allocate(sse_->set_layout());
-    write_storage_buffers(env_.ctx, sets_[s],
-                          {VkDescriptorBufferInfo{env_.buffers.input[s], 0, VK_WHOLE_SIZE}, partial_[s].range(),
-                           VkDescriptorBufferInfo{env_.buffers.results[s], 0, VK_WHOLE_SIZE}});
-  }
+      : l_(env.layout), planes_(planes), round24_(round24), sums_(env, spirv::sse, 80, 3, 4096) {}  // ~16 words a thread
+  void ensure(std::size_t s) override { sums_.ensure(s); }
   [[nodiscard]] int stages() const noexcept override { return 2; }
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 3 * 8; }
   [[nodiscard]] int planes() const noexcept override { return planes_; }
 
   void record(VkCommandBuffer cb, std::size_t slot, int stage) override {
+    const auto z = static_cast<std::uint32_t>(planes_);
     if (stage == 0) {
       struct {
         std::uint32_t ref_off[3], dis_off[3], stride[3], width[3], height[3];
@@ -66,41 +45,26 @@ class sse_program final : public program {
         pc.height[p] = l_.height[p];
       }
       pc.bpc = l_.format.bit_depth;
-      pc.rows_per_group = rows_;
-      pc.groups = groups_;
+      pc.rows_per_group = sums_.rows();
+      pc.groups = sums_.groups();
       pc.round24 = round24_ ? 1 : 0;
       static_assert(sizeof(pc) == 80);
-      sse_->bind(cb, sets_[slot]);
-      sse_->push(cb, pc);
-      sse_->dispatch(cb, groups_, 1, static_cast<std::uint32_t>(planes_));
+      sums_.record_pass1(cb, slot, pc, z);
     } else if (stage == 1) {
-      const struct {
-        std::uint32_t count, in_base, out_base;
-      } pc{groups_, 0, result_offset / 8};
-      reduce_->bind(cb, sets_[slot]);
-      reduce_->push(cb, pc);
-      reduce_->dispatch(cb, 1, 1, static_cast<std::uint32_t>(planes_));
+      sums_.record_reduce(cb, slot, result_offset, z);
     }
   }
 
   // Plane p's sum in a decoded slice.
   [[nodiscard]] static std::uint64_t sum(const std::byte* slice, std::uint32_t p) noexcept {
-    std::uint64_t v;
-    std::memcpy(&v, slice + 8 * p, 8);
-    return v;
+    return banded_sums::sum(slice, p);
   }
 
  private:
-  program_env& env_;
   detail::frame_layout l_;
   int planes_;
   bool round24_;
-  std::uint32_t rows_ = 1, groups_ = 1;
-  const compute_pipeline* sse_ = nullptr;
-  const compute_pipeline* reduce_ = nullptr;
-  descriptor_pool pool_;
-  std::vector<buffer> partial_;
-  std::vector<VkDescriptorSet> sets_;
+  banded_sums sums_;
 };
 
 struct psnr_engine {
