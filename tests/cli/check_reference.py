@@ -2,13 +2,19 @@
 """Runs the vqm CLI on every reference pair and compares every per-frame value with libvmaf's.
 
 usage: check_reference.py VQM FIXTURE_DIR REFERENCE_DIR [--backend cpu|vulkan] [--only SUBSTRING]
-                          [--runs PREFIX,PREFIX...]
+                          [--runs PREFIX,PREFIX...] [--merge]
 
 Each run recorded in REFERENCE_DIR/<pair>.json (status "ok") is repeated with its libvmaf arguments
 plus `--precision max --compat libvmaf --json` (feature runs with `--no_prediction`, as libvmaf's
 references were made), and the doubles are compared exactly: per frame, pooled (when recorded) and the
 order of the series; runs libvmaf rejected must fail. --runs keeps the runs whose key starts with one of
 the prefixes (default: all). Prints the max |difference| per output name and exits 1 on any mismatch.
+
+--merge: a pair's successful runs that are only `--model version=X` or `--feature F[=options]` go
+through one invocation (each model given its own name=, libvmaf's way of running several models), so
+the features are computed once, not once a run; every recorded value is still compared, under the
+model's name. The series order of a run is not checked then (a merged run has one order for all); the
+unmerged sweep checks it. For backends where computing is slow (lavapipe in CI).
 """
 import json
 import math
@@ -30,10 +36,103 @@ def same(a, b):
     return a == b and math.copysign(1, a) == math.copysign(1, b)
 
 
+class Check:
+    def __init__(self, vqm, backend):
+        self.vqm, self.backend = vqm, backend
+        self.worst = {}
+        self.bad = self.runs = self.values = 0
+
+    def mismatch(self, text):
+        self.bad += 1
+        print("MISMATCH " + text)
+
+    def vqm_run(self, ref, dis, extra):
+        cmd = [self.vqm, "-r", ref, "-d", dis, *extra, "--backend", self.backend, "--precision", "max",
+               "--compat", "libvmaf", "--json", "-o", "-", "-q"]
+        return subprocess.run(cmd, capture_output=True, text=True)
+
+    def compare(self, what, run, out, rename=lambda m: m, check_order=True):
+        """Compares one recorded run with vqm's JSON output; rename maps libvmaf's series name to vqm's."""
+        if "pooled" in run:
+            if check_order:
+                want_order = list(run["metrics"].keys())
+                got_order = list(out["frames"][0]["metrics"].keys()) if out["frames"] else []
+                if got_order != want_order:
+                    self.mismatch(f"{what}: series order {got_order} != libvmaf's {want_order}")
+            for metric, stats in run["pooled"].items():
+                for stat, want in stats.items():
+                    got = out["pooled_metrics"].get(rename(metric), {}).get(stat, "missing")
+                    self.values += 1
+                    if got == "missing" or not same(got, value(want)):
+                        self.mismatch(f"{what} pooled {metric} {stat}: libvmaf {want!r} vqm {got!r}")
+        for metric, series in run["metrics"].items():
+            for i, want in enumerate(series):
+                want = value(want)
+                got = out["frames"][i]["metrics"].get(rename(metric), "missing")
+                self.values += 1
+                if got == "missing" or not same(got, want):
+                    self.mismatch(f"{what} {metric} frame {i}: libvmaf {want!r} vqm {got!r}")
+                d = 0.0 if got in (None, "missing") or same(got, want) else abs(got - want)
+                self.worst[metric] = max(self.worst.get(metric, 0.0), d)
+        for metric, want in run.get("aggregate", {}).items():
+            got = out.get("aggregate_metrics", {}).get(rename(metric), "missing")
+            self.values += 1
+            if got == "missing" or not same(got, value(want)):
+                self.mismatch(f"{what} aggregate {metric}: libvmaf {want!r} vqm {got!r}")
+
+    def one(self, name, key, run, ref, dis):
+        extra = shlex.split(run["cli_args"])
+        if not any(a.startswith("--model") for a in extra):
+            extra.append("--no_prediction")
+        p = self.vqm_run(ref, dis, extra)
+        self.runs += 1
+        if run["status"] != "ok":
+            if p.returncode == 0:
+                self.mismatch(f"{name} {key}: libvmaf failed ({run['status']}) but vqm succeeded")
+        elif p.returncode != 0:
+            self.mismatch(f"{name} {key}: vqm failed: {p.stderr.strip()}")
+        else:
+            self.compare(f"{name} {key}", run, json.loads(p.stdout, parse_int=float))  # "-0" keeps its sign
+
+    def merged(self, name, runs, ref, dis):
+        """runs: (key, run, model version or None, args); one invocation for all of them."""
+        extra, model_name = [], {}
+        for key, run, version, args in runs:
+            if version is None:
+                extra += args
+            else:
+                model_name[key] = f"m{len(model_name)}"
+                extra += ["--model", f"version={version}:name={model_name[key]}"]
+        if not model_name:
+            extra.append("--no_prediction")
+        p = self.vqm_run(ref, dis, extra)
+        self.runs += 1
+        if p.returncode != 0:
+            self.mismatch(f"{name} merged {[k for k, *_ in runs]}: vqm failed: {p.stderr.strip()}")
+            return
+        out = json.loads(p.stdout, parse_int=float)
+        for key, run, version, _ in runs:
+            m = model_name.get(key)
+            rename = (lambda s, m=m: m + s[4:] if m and (s == "vmaf" or s.startswith("vmaf_")) else s)
+            self.compare(f"{name} {key}", run, out, rename, check_order=False)
+
+
+def mergeable(run):
+    """The model version or (None, args) of a run that only names a model or features; else False."""
+    args = shlex.split(run["cli_args"])
+    if run["status"] != "ok" or len(args) % 2:
+        return False
+    flags = args[0::2]
+    if flags == ["--model"] and args[1].startswith("version=") and ":" not in args[1]:
+        return args[1][len("version="):], args
+    if all(f == "--feature" for f in flags):
+        return None, args
+    return False
+
+
 def main():
     args = sys.argv[1:]
-    backend = "cpu"
-    only = ""
+    backend, only, prefixes, merge = "cpu", "", None, False
     if "--backend" in args:
         i = args.index("--backend")
         backend = args[i + 1]
@@ -42,77 +141,40 @@ def main():
         i = args.index("--only")
         only = args[i + 1]
         del args[i:i + 2]
-    prefixes = None
     if "--runs" in args:
         i = args.index("--runs")
         prefixes = args[i + 1].split(",")
         del args[i:i + 2]
+    if "--merge" in args:
+        args.remove("--merge")
+        merge = True
     vqm, fixtures, refdir = args
+    check = Check(vqm, backend)
     pairs = [l.split() for l in open(os.path.join(fixtures, "pairs.txt")) if l.strip()]
-    worst = {}
-    bad = runs = values = 0
     for name, ref, dis in pairs:
         if only not in name:
             continue
         path = os.path.join(refdir, name + ".json")
         if not os.path.exists(path):
             continue
-        data = json.load(open(path))
-        for key, run in data["features"].items():
+        ref, dis = os.path.join(fixtures, ref), os.path.join(fixtures, dis)
+        together = []
+        for key, run in json.load(open(path))["features"].items():
             if "cli_args" not in run:
                 continue
             if prefixes is not None and not any(key.startswith(p) for p in prefixes):
                 continue
-            extra = shlex.split(run["cli_args"])
-            if not any(a.startswith("--model") for a in extra):
-                extra.append("--no_prediction")
-            cmd = [vqm, "-r", os.path.join(fixtures, ref), "-d", os.path.join(fixtures, dis), *extra,
-                   "--backend", backend, "--precision", "max", "--compat", "libvmaf", "--json", "-o", "-", "-q"]
-            p = subprocess.run(cmd, capture_output=True, text=True)
-            runs += 1
-            if run["status"] != "ok":
-                if p.returncode == 0:
-                    print(f"MISMATCH {name} {key}: libvmaf failed ({run['status']}) but vqm succeeded")
-                    bad += 1
-                continue
-            if p.returncode != 0:
-                print(f"MISMATCH {name} {key}: vqm failed: {p.stderr.strip()}")
-                bad += 1
-                continue
-            out = json.loads(p.stdout, parse_int=float)  # "-0" keeps its sign
-            if "pooled" in run:
-                want_order = list(run["metrics"].keys())
-                got_order = list(out["frames"][0]["metrics"].keys()) if out["frames"] else []
-                if got_order != want_order:
-                    bad += 1
-                    print(f"MISMATCH {name} {key}: series order {got_order} != libvmaf's {want_order}")
-                for metric, stats in run["pooled"].items():
-                    for stat, want in stats.items():
-                        got = out["pooled_metrics"].get(metric, {}).get(stat, "missing")
-                        values += 1
-                        if got == "missing" or not same(got, value(want)):
-                            bad += 1
-                            print(f"MISMATCH {name} {key} pooled {metric} {stat}: libvmaf {want!r} vqm {got!r}")
-            for metric, series in run["metrics"].items():
-                for i, want in enumerate(series):
-                    want = value(want)
-                    got = out["frames"][i]["metrics"].get(metric, "missing")
-                    values += 1
-                    if got == "missing" or not same(got, want):
-                        bad += 1
-                        print(f"MISMATCH {name} {key} {metric} frame {i}: libvmaf {want!r} vqm {got!r}")
-                    d = 0.0 if got in (None, "missing") or same(got, want) else abs(got - want)
-                    worst[metric] = max(worst.get(metric, 0.0), d)
-            for metric, want in run.get("aggregate", {}).items():
-                got = out.get("aggregate_metrics", {}).get(metric, "missing")
-                values += 1
-                if got == "missing" or not same(got, value(want)):
-                    bad += 1
-                    print(f"MISMATCH {name} {key} aggregate {metric}: libvmaf {want!r} vqm {got!r}")
-    for metric in sorted(worst):
-        print(f"  max |d| {metric:<28} {worst[metric]:.3g}")
-    print(f"{backend}: {runs} feature runs, {values} values, {bad} mismatches")
-    return 1 if bad else 0
+            how = mergeable(run) if merge else False
+            if how is False:
+                check.one(name, key, run, ref, dis)
+            else:
+                together.append((key, run, *how))
+        if together:
+            check.merged(name, together, ref, dis)
+    for metric in sorted(check.worst):
+        print(f"  max |d| {metric:<28} {check.worst[metric]:.3g}")
+    print(f"{backend}: {check.runs} runs, {check.values} values, {check.bad} mismatches")
+    return 1 if check.bad else 0
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 # harness's dictionary (NAME.dict) where there is one. JOBS harnesses run at once (default: the core
 # count). On a crash, prints the fuzzer's report, the reproducer (hex dump and base64) and the command
 # that replays it, and exits 1.
-#   tests/fuzz/run.sh build/fuzz/tests/fuzz 60 [JOBS]
+#   tests/fuzz/run.sh build/asan/tests/fuzz 60 [JOBS]    (the asan preset builds them)
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="${1:?usage: run.sh BUILD_DIR [SECONDS] [JOBS]}"
