@@ -63,6 +63,12 @@ struct ffmpeg_options {
   bool conceal_errors = false;  // accept frames the decoder concealed errors in (default: an error)
 };
 
+// errc::io from a file FFmpeg has no demuxer for: open_input() tells raw-sample flags then.
+class unrecognised_input final : public error {
+ public:
+  using error::error;
+};
+
 class ffmpeg_reader final : public frame_source {
  public:
   // Opens `url` (a file or anything libavformat opens) itself.
@@ -162,7 +168,7 @@ class ffmpeg_reader final : public frame_source {
         hint = " (" + std::string(fd::pipe_hint) + ")";
       else if (!file && rc == AVERROR(ENOENT))
         hint = " (check the path)";
-      throw error(errc::io, path_ + ": FFmpeg cannot open it: " + why + hint);
+      throw unrecognised_input(errc::io, path_ + ": FFmpeg cannot open it: " + why + hint);
     }
     fmt_.reset(raw);
     // An MP4 whose index follows its frames: the demuxer read past them to find it (its first read

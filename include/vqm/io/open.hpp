@@ -136,9 +136,9 @@ inline constexpr std::string_view raw_format_needed = "raw .yuv input needs its 
   const bool regular = opened.regular;
   try {
     return std::make_unique<ffmpeg_reader>(path, std::move(opened), std::move(sig), fo);
-  } catch (const error& e) {
+  } catch (const unrecognised_input& e) {
     // Neither Y4M nor anything FFmpeg knows: perhaps raw samples under another name.
-    if (!regular || std::string_view(e.what()).find("FFmpeg cannot open it") == std::string_view::npos) throw;
+    if (!regular) throw;
     std::string m = e.what();
     m += "; ";
     m += raw_format_needed;
