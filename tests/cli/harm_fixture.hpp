@@ -21,6 +21,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "common/process.hpp"
 #include "common/sanitizers.hpp"
 #include "vqm/io/y4m.hpp"
 #include "vqm/io/yuv.hpp"
@@ -38,30 +39,15 @@ inline const std::string ast_ref = fx("astronaut_576x324_420p8_ref.y4m");
 inline const std::string ast_dis = fx("astronaut_576x324_420p8_x264crf35.y4m");
 inline const std::string r10_ref = fx("rocket_576x324_420p10_ref.y4m");
 
-inline std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-inline void spit(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-inline std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using vqm::test::quote;
+using vqm::test::result;
+using vqm::test::slurp;
+using vqm::test::spit;
 inline std::size_t count(const std::string& hay, const std::string& needle) {
   std::size_t n = 0;
   for (auto p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
   return n;
 }
-
-struct result {
-  int rc = -1;
-  std::string out, err;
-};
 
 using vqm::test::asan;
 
@@ -88,7 +74,7 @@ class harm : public testing::Test {
     const std::string cmd = prefix + " " + command(args) + " >" + quote(out) + " 2>" + quote(path("stderr.txt")) + " </dev/null";
     const int status = std::system(cmd.c_str());
     result r;
-    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.rc = vqm::test::exit_status(status);
     if (stdout_to.empty()) r.out = slurp(out);
     r.err = slurp(path("stderr.txt"));
     return r;
