@@ -3,31 +3,17 @@
 #pragma once
 
 #include <gtest/gtest.h>
+
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/file.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
+
 #include <sys/wait.h>
-#include <unistd.h>
+
 #include "common/process.hpp"
 #include "common/sanitizers.hpp"
-#include "vqm/io/y4m.hpp"
-#include "vqm/io/yuv.hpp"
-#include "vqm/feature/options.hpp"
-#include "vqm/metrics/psnr.hpp"
-#include "vqm/picture.hpp"
 
 namespace harm_test {
 
@@ -43,6 +29,7 @@ using vqm::test::quote;
 using vqm::test::result;
 using vqm::test::slurp;
 using vqm::test::spit;
+
 inline std::size_t count(const std::string& hay, const std::string& needle) {
   std::size_t n = 0;
   for (auto p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;

@@ -1,6 +1,25 @@
 // Issue #12, "Do no harm": what the tool must never do to the machine it runs on, whatever the input or
 // the destination. One test (at least) per item of the issue; each failed on the code before the fix.
 // Items 1-5 here; 6 and 7 in test_do_no_harm_misc.cpp.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vqm/io/y4m.hpp"
+#include "vqm/picture.hpp"
+
 #include "cli/harm_fixture.hpp"
 #include "common/test_namespace.hpp"
 

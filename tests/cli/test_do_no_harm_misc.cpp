@@ -1,4 +1,18 @@
 // Issue #12, "Do no harm", items 6 (negative numbers for unsigned flags) and 7 (the smaller ones).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "vqm/feature/options.hpp"
+#include "vqm/io/y4m.hpp"
+#include "vqm/metrics/psnr.hpp"
+
 #include "cli/harm_fixture.hpp"
 #include "common/test_namespace.hpp"
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "vqm/concepts/float_sse_kernel.hpp"
+#include "vqm/vulkan/engines/banded_sums.hpp"
 #include "vqm/vulkan/engines/psnr.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/program.hpp"
@@ -27,7 +28,7 @@ struct float_psnr_engine {
  private:
   static void decode(const job& j, const program&, const std::byte* slice) {
     const double scale = static_cast<double>(1ull << (2 * (j.arg[0] - 8)));
-    static_cast<float_sse_partials*>(j.out)->noise = static_cast<double>(sse_program::sum(slice, 0)) / scale;
+    static_cast<float_sse_partials*>(j.out)->noise = static_cast<double>(banded_sums::sum(slice, 0)) / scale;
   }
 };
 

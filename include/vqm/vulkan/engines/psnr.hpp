@@ -55,11 +55,6 @@ class sse_program final : public program {
     }
   }
 
-  // Plane p's sum in a decoded slice.
-  [[nodiscard]] static std::uint64_t sum(const std::byte* slice, std::uint32_t p) noexcept {
-    return banded_sums::sum(slice, p);
-  }
-
  private:
   detail::frame_layout l_;
   int planes_;
@@ -82,7 +77,7 @@ struct psnr_engine {
  private:
   static void decode(const job& j, const program&, const std::byte* slice) {
     auto& o = *static_cast<sse_partials*>(j.out);
-    for (std::uint32_t p = 0; p < j.arg[0]; ++p) o.sse[p] = sse_program::sum(slice, p);
+    for (std::uint32_t p = 0; p < j.arg[0]; ++p) o.sse[p] = banded_sums::sum(slice, p);  // plane p
   }
 };
 
