@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "checks.hpp"
+#include "coverage.hpp"
 #include "raw_input.hpp"
 #include "scale_options.hpp"
 #include "vqm/io/open.hpp"
@@ -95,7 +96,8 @@ inline void define_options(CLI::App& app, options& o) {
   app.add_option("--compat", o.compat_mode, "none (default) or libvmaf (reproduce libvmaf's quirks bit-exactly)")
       ->check(CLI::IsMember({"none", "libvmaf"}));
 
-  app.footer("libvmaf's flags that vqm does not implement (--sub, --cpumask, --gpumask, --aom_ctc, --nflx_ctc, "
+  app.footer(coverage_text() + "\n" +
+             "libvmaf's flags that vqm does not implement (--sub, --cpumask, --gpumask, --aom_ctc, --nflx_ctc, "
              "--color_*) are refused with what to use instead (docs/cli.md).");
 }
 

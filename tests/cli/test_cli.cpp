@@ -2,6 +2,7 @@
 // flags (bad input: test_cli_errors.cpp).
 #include "cli/cli_fixture.hpp"
 #include "vqm/feature_reference.hpp"
+#include "vqm/registry.hpp"
 #include "common/test_namespace.hpp"
 
 namespace VQM_TEST_UNIT {
@@ -323,6 +324,25 @@ TEST_F(cli, version_and_help) {
   r = vqm({"--help"});
   EXPECT_EQ(r.rc, 0);
   EXPECT_NE(r.out.find("-h,--height"), std::string::npos) << r.out;  // -h is the height, as in libvmaf
+}
+
+// --help's coverage table: every libvmaf 3.2 extractor and built-in model, each with the status the registry
+// and the built-in model list give (a registered feature is "exact" on the Cpu backend, others "not yet").
+TEST_F(cli, help_lists_libvmaf_coverage) {
+  const auto r = vqm({"--help"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  for (std::string_view n : {"psnr", "float_psnr", "float_ansnr", "float_ssim", "float_ms_ssim", "psnr_hvs", "ciede",
+                             "adm", "vif", "motion", "float_adm", "float_vif", "float_motion", "float_moment",
+                             "cambi", "speed_chroma", "speed_temporal"}) {
+    const bool registered = std::find(vqm::metric_names.begin(), vqm::metric_names.end(), n) != vqm::metric_names.end();
+    const std::regex line("\\n  " + std::string(n) + " +Cpu: " + (registered ? "exact" : "not yet") + " +Vulkan: ");
+    EXPECT_TRUE(std::regex_search(r.out, line)) << n << "\n" << r.out;
+  }
+  for (const char* m : {"vmaf_v0.6.1", "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3"})
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  model " + std::string(m) + " +built in\\n"))) << m;
+  for (const char* m : {"vmaf_float_b_v0.6.3", "vmaf_v1.0.16_hfr_1d5h_2160"})
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  model " + std::string(m) + " +(built in|not yet)\\n")))
+        << m;
 }
 
 // --feature help: every registered feature's outputs and its option table (names, defaults, ranges, suffix).
