@@ -1,0 +1,32 @@
+// A downstream program computing VMAF (vmaf_v0.6.1) on the Cpu backend: the heaviest header-only use, built
+// with the consumer's warning flags (-Wall -Wextra -Wpedantic -Werror in CI) through every way of finding
+// vqm, so a flag the CMake target carries but a .pc file lacks (-Wno-psabi) fails the build.
+#include <cmath>
+#include <cstdio>
+
+#include "vqm/cpu.hpp"
+#include "vqm/session.hpp"
+#include "vqm/vmaf/builtin_models.hpp"
+
+int main() {
+  const vqm::picture_format f{64, 48, vqm::chroma_format::yuv420, 8};
+  vqm::picture ref(f), dis(f);
+  auto rb = ref.bytes();
+  auto db = dis.bytes();
+  for (std::size_t i = 0; i < rb.size(); ++i) {
+    rb[i] = std::byte(static_cast<unsigned char>((i * 37 + i / 64 * 11) % 251));
+    db[i] = std::byte(static_cast<unsigned char>((i * 37 + i / 64 * 11 + i % 3) % 251));
+  }
+  vqm::Cpu cpu;
+  vqm::session_config cfg;
+  cfg.models.push_back(vqm::vmaf::builtin_model("vmaf_v0.6.1"));
+  vqm::session<vqm::Cpu> s(cpu, f, cfg);
+  s.push(ref, dis);
+  s.push(ref, ref);
+  const auto table = s.finish();
+  const auto vmaf = table.column("vmaf");
+  std::printf("vmaf %.6f %.6f\n", vmaf.at(0), vmaf.at(1));
+  // The identical pair scores higher than the distorted one, and both are scores.
+  const bool ok = vmaf.size() == 2 && std::isfinite(vmaf[0]) && vmaf[0] >= 0 && vmaf[1] <= 100 && vmaf[1] > vmaf[0];
+  return ok ? 0 : 1;
+}
