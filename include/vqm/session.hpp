@@ -4,7 +4,7 @@
 //
 //   vqm::session<vqm::Cpu> s(cpu, ref.format(), {.models = {vqm::vmaf::builtin_model("vmaf_v0.6.1")}});
 //   for (...) s.push(ref_picture, dis_picture);     // views valid until depth() later frames are pushed
-//   const vqm::score_table t = s.finish();          // t.column("vmaf"), t.names, t.rows ...
+//   const vqm::score_table t = s.finish();          // t.column("vmaf"), t.pooled("vmaf").mean, t.rows ...
 #pragma once
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "vqm/io/pooling.hpp"
 #include "vqm/metric_set.hpp"
 #include "vqm/registry.hpp"
 #include "vqm/scorer.hpp"
@@ -45,6 +46,13 @@ struct score_table {
     const auto k = find(name);
     if (!k) throw error(errc::invalid_argument, "no series named '" + std::string(name) + "'");
     return column(*k);
+  }
+  // libvmaf's pooled statistics of series `name` over the reported frames (min, max, mean, harmonic mean:
+  // its vmaf_feature_score_pooled, bit for bit), what its outputs' pooled_metrics hold.
+  [[nodiscard]] io::pooled_stats pooled(std::string_view name) const { return io::pool(column(name)); }
+  // Any statistics, in the order given: io::parse_pool_statistics("mean,stddev,p5") (the CLI's --pool).
+  [[nodiscard]] std::vector<double> pooled(std::string_view name, std::span<const io::pool_statistic> stats) const {
+    return io::pool(column(name), stats);
   }
 };
 
