@@ -12,6 +12,7 @@
 
 #include "vqm/feature/algorithm.hpp"
 #include "vqm/metrics/adm.hpp"
+#include "vqm/metrics/ciede.hpp"
 #include "vqm/metrics/float_moment.hpp"
 #include "vqm/metrics/float_psnr.hpp"
 #include "vqm/metrics/motion.hpp"
@@ -33,7 +34,8 @@
   X(adm, Adm, adm_algorithm, AdmKernel)                     \
   X(motion, Motion, motion_algorithm, MotionKernel)         \
   X(vif, Vif, vif_algorithm, VifKernel)                     \
-  X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel)
+  X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel) \
+  X(ciede, Ciede, ciede_algorithm, CiedeKernel)
 
 namespace vqm::registry {
 

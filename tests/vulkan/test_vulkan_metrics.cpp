@@ -116,8 +116,14 @@ std::size_t check_reference_dir(B& b, const std::string& dir, bool registered_on
                               std::find(metric_names.begin(), metric_names.end(), name) == metric_names.end()))
         continue;
       if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
+      // A feature whose engine this backend lacks (ciede on Vulkan: make_metric refuses it) is checked on
+      // the backends that run it.
+      if (!runs_on<B>(name)) continue;
       const auto options = option_map::parse(opts);
-      if (run.at("status").template get<std::string>() != "ok") {
+      // libvmaf's ciede on odd-height 4:2:0 reads chroma past the end of its picture: vqm refuses it,
+      // as it refuses libvmaf's errors.
+      const bool outside = name == "ciede" && ciede_reads_past_picture(format);
+      if (outside || run.at("status").template get<std::string>() != "ok") {
         try {
           (void)make_metric<B>(name, options, format, compat::libvmaf);
           ADD_FAILURE() << pair << " " << key << " was accepted; libvmaf: " << run.at("status");
