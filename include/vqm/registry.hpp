@@ -13,6 +13,7 @@
 #include "vqm/feature/algorithm.hpp"
 #include "vqm/metrics/adm.hpp"
 #include "vqm/metrics/float_moment.hpp"
+#include "vqm/metrics/float_motion.hpp"
 #include "vqm/metrics/float_psnr.hpp"
 #include "vqm/metrics/motion.hpp"
 #include "vqm/metrics/ms_ssim.hpp"
@@ -33,7 +34,8 @@
   X(adm, Adm, adm_algorithm, AdmKernel)                     \
   X(motion, Motion, motion_algorithm, MotionKernel)         \
   X(vif, Vif, vif_algorithm, VifKernel)                     \
-  X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel)
+  X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel) \
+  X(float_motion, FloatMotion, float_motion_algorithm, FloatMotionKernel)
 
 namespace vqm::registry {
 
