@@ -14,6 +14,7 @@
 #include "vqm/metrics/adm.hpp"
 #include "vqm/metrics/ciede.hpp"
 #include "vqm/metrics/float_moment.hpp"
+#include "vqm/metrics/float_motion.hpp"
 #include "vqm/metrics/float_psnr.hpp"
 #include "vqm/metrics/motion.hpp"
 #include "vqm/metrics/ms_ssim.hpp"
@@ -35,7 +36,8 @@
   X(motion, Motion, motion_algorithm, MotionKernel)         \
   X(vif, Vif, vif_algorithm, VifKernel)                     \
   X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel) \
-  X(ciede, Ciede, ciede_algorithm, CiedeKernel)
+  X(ciede, Ciede, ciede_algorithm, CiedeKernel)                 \
+  X(float_motion, FloatMotion, float_motion_algorithm, FloatMotionKernel)
 
 namespace vqm::registry {
 

@@ -152,6 +152,12 @@ class session {
       t.rows.push_back(std::move(r.values));
     }
     for (auto& [name, series] : scorer_.finish()) {
+      // A feature may list an end-of-stream series among its per-frame outputs to have it in libvmaf's
+      // column order (float_motion's motion2 before motion): the series fills that column.
+      if (const auto k = t.find(name)) {
+        for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r][*k] = series.at(t.frames[r]);
+        continue;
+      }
       t.names.push_back(name);
       for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r].push_back(series.at(t.frames[r]));
     }

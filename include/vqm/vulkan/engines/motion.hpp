@@ -68,8 +68,8 @@ class motion_ids {
 
 // What a motion state owns: the ring of raw reference lumas, the format it was made for, its id.
 struct motion_history {
-  motion_history(const picture_format& f, std::size_t entries, std::uint64_t entry_bytes)
-      : ring(entries, entry_bytes), format(f), id(motion_ids::acquire()), serial(motion_ids::serial()) {}
+  motion_history(const picture_format& f, std::size_t entries, std::uint64_t entry_bytes, std::uint64_t extra_bytes = 0)
+      : ring(entries, entry_bytes, extra_bytes), format(f), id(motion_ids::acquire()), serial(motion_ids::serial()) {}
   motion_history(const motion_history&) = delete;
   motion_history& operator=(const motion_history&) = delete;
   ~motion_history() { motion_ids::release(id); }
