@@ -14,6 +14,7 @@
 #include "vqm/metrics/adm.hpp"
 #include "vqm/metrics/float_moment.hpp"
 #include "vqm/metrics/float_psnr.hpp"
+#include "vqm/metrics/float_vif.hpp"
 #include "vqm/metrics/motion.hpp"
 #include "vqm/metrics/ms_ssim.hpp"
 #include "vqm/metrics/psnr.hpp"
@@ -33,7 +34,8 @@
   X(adm, Adm, adm_algorithm, AdmKernel)                     \
   X(motion, Motion, motion_algorithm, MotionKernel)         \
   X(vif, Vif, vif_algorithm, VifKernel)                     \
-  X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel)
+  X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel) \
+  X(float_vif, FloatVif, float_vif_algorithm, FloatVifKernel)
 
 namespace vqm::registry {
 

@@ -24,6 +24,12 @@ import subprocess
 import sys
 
 
+# Runs libvmaf finished although its filters read outside its buffers (undefined values): vqm refuses them.
+OUT_OF_BOUNDS = {
+    ("cellauto_8x8_420p8_noise20", "float_vif"),  # 8x8: the 17-tap filter mirrors to rows -1 and 8
+}
+
+
 def value(v):
     return float(v) if not isinstance(v, str) else float(v.replace("inf", "inf"))
 
@@ -86,7 +92,10 @@ class Check:
             extra.append("--no_prediction")
         p = self.vqm_run(ref, dis, extra)
         self.runs += 1
-        if run["status"] != "ok":
+        if (name, key) in OUT_OF_BOUNDS:
+            if p.returncode == 0:
+                self.mismatch(f"{name} {key}: libvmaf read outside its buffers but vqm succeeded")
+        elif run["status"] != "ok":
             if p.returncode == 0:
                 self.mismatch(f"{name} {key}: libvmaf failed ({run['status']}) but vqm succeeded")
         elif p.returncode != 0:
@@ -117,10 +126,10 @@ class Check:
             self.compare(f"{name} {key}", run, out, rename, check_order=False)
 
 
-def mergeable(run):
+def mergeable(name, key, run):
     """The model version or (None, args) of a run that only names a model or features; else False."""
     args = shlex.split(run["cli_args"])
-    if run["status"] != "ok" or len(args) % 2:
+    if run["status"] != "ok" or len(args) % 2 or (name, key) in OUT_OF_BOUNDS:
         return False
     flags = args[0::2]
     if flags == ["--model"] and args[1].startswith("version=") and ":" not in args[1]:
@@ -164,7 +173,7 @@ def main():
                 continue
             if prefixes is not None and not any(key.startswith(p) for p in prefixes):
                 continue
-            how = mergeable(run) if merge else False
+            how = mergeable(name, key, run) if merge else False
             if how is False:
                 check.one(name, key, run, ref, dis)
             else:

@@ -59,6 +59,12 @@ void expect_close(const std::string& table, const std::string& out, double got, 
     EXPECT_LE(d, tol) << where << " " << out << ": got " << std::hexfloat << got << ", want " << want;
 }
 
+// Runs libvmaf finished although its filters read outside its buffers (their values are undefined): vqm
+// refuses these inputs (tests/cli/check_reference.py lists the same).
+inline bool libvmaf_out_of_bounds(std::string_view pair, std::string_view key) {
+  return pair == "cellauto_8x8_420p8_noise20" && key == "float_vif";  // 8x8: the 17-tap filter reads rows -1, 8
+}
+
 // The backends of the typed tests; Vulkan shares the test program's context.
 template <class B>
 struct backend_of;
@@ -117,7 +123,9 @@ std::size_t check_reference_dir(B& b, const std::string& dir, bool registered_on
         continue;
       if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
       const auto options = option_map::parse(opts);
-      if (run.at("status").template get<std::string>() != "ok") {
+      if (registered_only && !runs_on<B>(name)) continue;  // registered, this backend's engine not there yet
+      // libvmaf's value undefined (libvmaf_out_of_bounds) or libvmaf failed: vqm must refuse the input.
+      if (libvmaf_out_of_bounds(pair, key) || run.at("status").template get<std::string>() != "ok") {
         try {
           (void)make_metric<B>(name, options, format, compat::libvmaf);
           ADD_FAILURE() << pair << " " << key << " was accepted; libvmaf: " << run.at("status");
