@@ -67,7 +67,7 @@ TEST(float_vif_cpu, options_match_libvmaf) {
       }
     }
   }
-  EXPECT_EQ(compared, 150u);
+  EXPECT_EQ(compared, 210u);
 }
 
 TEST(float_vif_cpu, sizes_libvmaf_reads_outside_the_picture_at_are_refused) {
