@@ -313,5 +313,53 @@ TEST(VulkanFloatMoment, SixteenBitAboveTwoMegasamplesIsRefused) {
   }
 }
 
+// float_vif's options on Vulkan against libvmaf's own output (tests/data/float_vif_options.json, whose %.6f
+// pins the binary32 per-scale num/den): the runs at kernel scale 1; other kernel scales are refused there.
+TEST(VulkanFloatVif, OptionsMatchLibvmafAtKernelScaleOne) {
+  std::string why;
+  Vulkan* gpu = backend_of<Vulkan>::get(&why);
+  if (!gpu) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
+  const auto six = [](double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6f", v);
+    return std::string(buf);
+  };
+  std::size_t compared = 0, refused = 0;
+  const auto j = load_json(std::string(VQM_TEST_DATA_DIR) + "/float_vif_options.json");
+  for (const auto& run : j.at("runs")) {
+    const auto ref = read_all(fixture(run.at("reference").get<std::string>()));
+    const auto dis = read_all(fixture(run.at("distorted").get<std::string>()));
+    const auto opts = run.at("options").get<std::string>();
+    std::vector<any_metric<Vulkan>> m;
+    m.push_back(make_metric<Vulkan>("float_vif", option_map::parse(opts), ref.front().format(), compat::libvmaf));
+    const auto names = m.front().names();
+    scorer<Vulkan> sv(*gpu, std::move(m), compat::libvmaf, 1);
+    const auto& frames = run.at("frames");
+    if (opts.find("vif_kernelscale") != std::string::npos) {
+      EXPECT_THROW(
+          {
+            (void)sv.push(ref[0], dis[0]);
+            while (sv.pop()) {
+            }
+          },
+          error);
+      ++refused;
+      continue;
+    }
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      auto r = sv.push(ref[i], dis[i]);
+      if (!r) r = sv.pop();
+      ASSERT_TRUE(r.has_value());
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        ASSERT_TRUE(frames[i].contains(names[k])) << names[k];
+        EXPECT_EQ(six(r->values[k]), six(frames[i].at(names[k]).get<double>())) << opts << " " << names[k];
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 90u);
+  EXPECT_EQ(refused, 4u);
+}
+
 }  // namespace
 }  // namespace vqm::test
