@@ -16,6 +16,7 @@
 #include "vqm/metrics/float_moment.hpp"
 #include "vqm/metrics/float_motion.hpp"
 #include "vqm/metrics/float_psnr.hpp"
+#include "vqm/metrics/float_vif.hpp"
 #include "vqm/metrics/motion.hpp"
 #include "vqm/metrics/ms_ssim.hpp"
 #include "vqm/metrics/psnr.hpp"
@@ -37,7 +38,8 @@
   X(vif, Vif, vif_algorithm, VifKernel)                     \
   X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel) \
   X(ciede, Ciede, ciede_algorithm, CiedeKernel)                 \
-  X(float_motion, FloatMotion, float_motion_algorithm, FloatMotionKernel)
+  X(float_motion, FloatMotion, float_motion_algorithm, FloatMotionKernel) \
+  X(float_vif, FloatVif, float_vif_algorithm, FloatVifKernel)
 
 namespace vqm::registry {
 

@@ -25,6 +25,12 @@ import subprocess
 import sys
 
 
+# Runs libvmaf finished although its filters read outside its buffers (undefined values): vqm refuses them.
+OUT_OF_BOUNDS = {
+    ("cellauto_8x8_420p8_noise20", "float_vif"),  # 8x8: the 17-tap filter mirrors to rows -1 and 8
+}
+
+
 def value(v):
     return float(v) if not isinstance(v, str) else float(v.replace("inf", "inf"))
 
@@ -118,10 +124,12 @@ class Check:
             self.compare(f"{name} {key}", run, out, rename, check_order=False)
 
 
-def outside_picture(key, pair):
+def outside_picture(name, key, pair):
     """Runs whose libvmaf value depends on memory past the end of libvmaf's picture, which vqm refuses
     with --compat libvmaf: ciede on odd-height 4:2:0 (gray was fed as 4:2:0) reads a chroma row past Cr
     (vqm's ciede_reads_past_picture in include/vqm/metrics/ciede.hpp)."""
+    if (name, key) in OUT_OF_BOUNDS:
+        return True
     r = pair["reference"]
     return key == "ciede" and r["height"] % 2 == 1 and not r["pix_fmt"].startswith(("yuv444", "yuv422"))
 
@@ -174,7 +182,7 @@ def main():
                 continue
             if prefixes is not None and not any(key.startswith(p) for p in prefixes):
                 continue
-            if outside_picture(key, pair):
+            if outside_picture(name, key, pair):
                 run = dict(run, status="outside its picture")  # vqm must refuse it
             how = mergeable(run) if merge else False
             if how is False:

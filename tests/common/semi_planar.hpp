@@ -87,14 +87,15 @@ inline picture repack(const picture& src, const picture_format& to) {
 }
 
 // The features of `names` that can measure `f` (float_ms_ssim needs 176x176, psnr_hvs at most 12 bits,
-// ...: the metric's own probe) on backend B. A feature whose engine B lacks (ciede on Vulkan, for now:
-// make_metric refuses it) is left out; the backends that run it check it.
+// ...: the metric's own probe) on backend B; a registered feature whose engine B lacks (B refuses it at run
+// time, an interim state while a feature is being ported) is left out.
 template <Backend B>
 std::vector<feature_request> supported(const std::vector<std::string>& names, const picture_format& f, compat c) {
   std::vector<feature_request> out;
   registry::all::for_each([&]<class E>() {
     using A = typename E::algorithm;
-    if (std::find(names.begin(), names.end(), A::feature_name) == names.end() || !E::template runs_on<B>) return;
+    if (std::find(names.begin(), names.end(), A::feature_name) == names.end()) return;
+    if (!E::template runs_on<B>) return;
     if (A::unsupported(f, typename A::options{}, c).empty()) out.push_back({A::feature_name, {}});
   });
   return out;
