@@ -88,6 +88,10 @@ void BM_float_ssim(benchmark::State& s) { run_stream(s, {"float_ssim"}); }
 void BM_float_ms_ssim(benchmark::State& s) { run_stream(s, {"float_ms_ssim"}); }
 void BM_psnr_hvs(benchmark::State& s) { run_stream(s, {"psnr_hvs"}); }
 void BM_all_five(benchmark::State& s) { run_stream(s, {"psnr", "float_psnr", "float_ssim", "float_ms_ssim", "psnr_hvs"}); }
+// libvmaf's float features (issue #19).
+void BM_float_motion(benchmark::State& s) { run_stream(s, {"float_motion"}); }
+void BM_float_vif(benchmark::State& s) { run_stream(s, {"float_vif"}); }
+void BM_float_moment(benchmark::State& s) { run_stream(s, {"float_moment"}); }
 
 // Host memcpy into the upload buffers (state.range(0) copy threads) + the device copy of all three planes
 // of both pictures, no kernel.
@@ -244,6 +248,9 @@ BENCHMARK(BM_float_ssim)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_float_ms_ssim)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_psnr_hvs)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_all_five)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_float_motion)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_float_vif)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_float_moment)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_upload_only)->UseRealTime()->Unit(benchmark::kMicrosecond)->Arg(1)->Arg(2)->Arg(4)->Arg(8);
 BENCHMARK(BM_upload_only_callers_pool)->UseRealTime()->Unit(benchmark::kMicrosecond)->Arg(4);
 BENCHMARK(BM_copy_pool)->UseRealTime()->Unit(benchmark::kMicrosecond)->Arg(1)->Arg(2)->Arg(4)->Arg(8);
