@@ -14,10 +14,9 @@ namespace vqm {
 namespace detail {
 template <class B>
 [[nodiscard]] std::string backend_name() {
-  if constexpr (requires { B::name; }) return std::string(B::name);
-  else return "this";
-}
-}  // namespace detail
+  if constexpr (requires { B::name; }) return "the " + std::string(B::name) + " backend";
+  else return "this backend";
+}}  // namespace detail
 
 // Whether feature `name` can run on backend B at all (its kernel concept is modelled).
 template <class B>
@@ -41,7 +40,7 @@ template <Backend B>
       out.emplace(typename E::template metric<B>(f, o, c), algorithm::temporal<A>(o));
     } else {
       throw error(errc::unsupported_format,
-                  "the " + detail::backend_name<B>() + " backend does not implement " + A::feature_name);
+                  detail::backend_name<B>() + " does not implement " + A::feature_name);
     }
   });
   if (!out)

@@ -57,8 +57,8 @@ struct score_table {
 };
 
 struct session_config {
-  std::vector<vmaf::model> models;        // each writes its name() series (and a collection's extras)
-  std::vector<feature_request> features;  // extra features (--feature), after the models' own
+  std::vector<vmaf::model> models{};        // each writes its name() series (and a collection's extras)
+  std::vector<feature_request> features{};  // extra features (--feature), after the models' own
   compat mode = compat::none;
   std::size_t depth = 1;      // frames in flight
   std::size_t subsample = 1;  // report frames with index % subsample == 0 (temporal metrics see all)

@@ -76,5 +76,23 @@ TEST(default_mode, tiny_frames_are_rejected_not_degenerate) {
   EXPECT_NO_THROW((void)make_metric<Cpu>("psnr_hvs", {}, f, compat::libvmaf));
 }
 
+// A metric asked for by name on a backend without its kernel: a vqm::error whose message reads well whether
+// or not the backend has a name.
+struct nameless_backend {
+  struct frame {};
+  frame begin_frame(const picture_view&, const picture_view&) { return {}; }
+  void submit(frame&) {}
+  void wait(frame&) {}
+};
+TEST(metric_factory, backend_without_the_kernel_is_refused_by_name) {
+  const picture_format f{64, 48, chroma_format::yuv420, 8};
+  try {
+    (void)make_metric<nameless_backend>("float_ssim", {}, f);
+    ADD_FAILURE() << "accepted";
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "this backend does not implement float_ssim");
+  }
+}
+
 }  // namespace
 }  // namespace vqm::test
