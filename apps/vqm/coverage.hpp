@@ -39,6 +39,14 @@ template <class B>
   return runs_on<B>(name) ? "exact" : "not yet";
 }
 
+// A built-in model is "exact" on a backend that runs every feature it reads.
+template <class B>
+[[nodiscard]] std::string_view model_status(std::string_view version) {
+  for (const auto& f : vmaf::builtin_model(version).features())
+    if (!runs_on<B>(f.extractor)) return "not yet";
+  return "exact";
+}
+
 [[nodiscard]] inline std::string coverage_text() {
   std::string s = "libvmaf 3.2 coverage (exact: every libvmaf value tested ==; not yet: refused with a message):\n";
   const auto pad = [](std::string_view n, std::size_t w) {
@@ -55,8 +63,18 @@ template <class B>
   }
   const auto builtin = vmaf::builtin_versions();
   for (auto m : libvmaf_models) {
-    const bool have = std::find(builtin.begin(), builtin.end(), m) != builtin.end();
-    s += "  model " + pad(m, 28) + (have ? "built in" : "not yet") + "\n";
+    s += "  model " + pad(m, 28);
+    if (std::find(builtin.begin(), builtin.end(), m) == builtin.end()) {
+      s += "not yet\n";
+      continue;
+    }
+    s += "built in, Cpu: " + pad(model_status<Cpu>(m), 9);
+#if VQM_HAVE_VULKAN
+    s += "Vulkan: " + std::string(model_status<Vulkan>(m));
+#else
+    s += "Vulkan: not in this build";
+#endif
+    s += "\n";
   }
   return s;
 }

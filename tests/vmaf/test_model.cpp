@@ -41,6 +41,7 @@ std::string printed_key(const vqm::vmaf::model_feature& f) {
     const char* alias;
     bool is_bool;
     double def;
+    const char* text_def = nullptr;  // a string option's default
   };
   static const std::map<std::string, std::vector<opt>> table = {
       {"motion",
@@ -51,8 +52,27 @@ std::string printed_key(const vqm::vmaf::model_feature& f) {
         {"motion_fps_weight", "mfw", false, 1.0},
         {"motion_max_val", "mmxv", false, 10000.0},
         {"motion_moving_average", "mma", true, 0}}},  // sorted by name
-      {"adm", {{"adm_enhn_gain_limit", "egl", false, 100.0}}},
+      {"adm",
+       {{"adm_csf_mode", "csf", false, 0.0},
+        {"adm_dlm_weight", "dlmw", false, 0.5},
+        {"adm_enhn_gain_limit", "egl", false, 100.0},
+        {"adm_min_val", "min", false, 0.0},
+        {"adm_noise_weight", "nw", false, 0.03125},
+        {"adm_norm_view_dist", "nvd", false, 3.0},
+        {"adm_ref_display_height", "rdh", false, 1080.0}}},
       {"vif", {{"vif_enhn_gain_limit", "egl", false, 100.0}}},
+      {"cambi",
+       {{"cambi_high_res_speedup", "hrs", false, 0.0},
+        {"cambi_max_val", "cmxv", false, 1000.0},
+        {"cambi_vis_lum_threshold", "vlt", false, 0.0}}},
+      {"speed_chroma",
+       {{"speed_kernelscale", "ks", false, 1.0},
+        {"speed_max_val", "mxv", false, 1000.0},
+        {"speed_nn_floor", "nnf", false, 0.0},
+        {"speed_prescale", "ps", false, 1.0},
+        {"speed_prescale_method", "psm", false, 0.0, "nearest"},
+        {"speed_sigma_nn", "snn", false, 0.29},
+        {"speed_weight_var_mode", "wvm", false, 0.0}}},
   };
   std::string suffix;
   for (const auto& o : table.at(f.extractor)) {
@@ -62,6 +82,8 @@ std::string printed_key(const vqm::vmaf::model_feature& f) {
     if (!v) continue;
     if (o.is_bool) {
       if (*v == "true") suffix += std::string("_") + o.alias;
+    } else if (o.text_def) {
+      if (*v != o.text_def) suffix += std::string("_") + o.alias + "_" + *v;
     } else {
       const double d = std::atof(v->c_str());
       if (d != o.def) suffix += std::string("_") + o.alias + "_" + vqm::detail::format_g(d);
@@ -98,12 +120,14 @@ std::map<std::string, double> predict_all(const model& m, const std::vector<std:
   return out;
 }
 
-TEST(VmafModel, ReferencePredictionsAreBitExact) {
+// Every model run of `dir` for `versions`: the model's outputs predicted from libvmaf's own feature values.
+void check_reference_predictions(const std::string& dir, const std::vector<std::string>& versions,
+                                 std::size_t min_runs) {
   std::size_t compared = 0, runs = 0;
-  for (const auto& e : std::filesystem::directory_iterator(data_dir() + "/reference-vmaf")) {
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".json" || e.path().stem() == "manifest") continue;
     const auto j = vqm::test::load_json(e.path().string());
-    for (const char* version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3"}) {
+    for (const auto& version : versions) {
       const auto key = std::string("model[") + version + "]";
       if (!j.at("features").contains(key)) continue;
       const auto& run = j.at("features").at(key);
@@ -128,8 +152,23 @@ TEST(VmafModel, ReferencePredictionsAreBitExact) {
       }
     }
   }
-  EXPECT_GT(runs, 80u);
+  EXPECT_GE(runs, min_runs);
   std::printf("compared %zu predicted values in %zu model runs\n", compared, runs);
+}
+
+TEST(VmafModel, ReferencePredictionsAreBitExact) {
+  check_reference_predictions(data_dir() + "/reference-vmaf",
+                              {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3"}, 80);
+}
+
+// VMAF v1: cambi, speed_chroma, adm3 with v1's options, motion3; includes the frames whose speed_chroma is
+// exactly 0 and enters the SVM through chroma_correction_parameter (SPEC-vmaf B.9).
+TEST(VmafModel, V1ReferencePredictionsAreBitExact) {
+  check_reference_predictions(data_dir() + "/reference-vmaf-v1",
+                              {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_3d0h_2160",
+                               "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+                               "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"},
+                              8 * 19);
 }
 
 // libvmaf XML (%.17g): per-frame attributes.
@@ -219,8 +258,19 @@ TEST(VmafModel, CliEdgeCasesAreBitExact) {
 
 TEST(VmafModel, BuiltinModelFacts) {
   const auto versions = vqm::vmaf::builtin_versions();
-  EXPECT_EQ(versions.size(), 5u);
+  EXPECT_EQ(versions.size(), 13u);
   for (auto v : versions) {
+    EXPECT_EQ(vqm::vmaf::builtin_model_text(v),
+              read_text(data_dir() + "/../../include/vqm/vmaf/models/" + std::string(v) + ".json"));
+    if (v.starts_with("vmaf_v1.")) {
+      const model m = vqm::vmaf::builtin_model(v);
+      ASSERT_EQ(m.features().size(), 4u) << v;
+      EXPECT_EQ(m.features()[0].extractor, "cambi");
+      EXPECT_EQ(m.features()[1].extractor, "speed_chroma");
+      EXPECT_EQ(m.features()[2].name, "VMAF_integer_feature_adm3_score");
+      EXPECT_EQ(m.features()[3].name, "VMAF_integer_feature_motion3_score");
+      continue;
+    }
     const model m = vqm::vmaf::builtin_model(v);
     ASSERT_EQ(m.features().size(), 6u) << v;
     EXPECT_EQ(m.features()[0].name, "VMAF_integer_feature_adm2_score");
@@ -228,9 +278,6 @@ TEST(VmafModel, BuiltinModelFacts) {
     EXPECT_EQ(m.features()[1].extractor, "motion");
     EXPECT_EQ(m.features()[5].extractor, "vif");
     EXPECT_EQ(m.is_collection(), v == "vmaf_b_v0.6.3");
-    // The embedded text is the file in the source tree.
-    EXPECT_EQ(vqm::vmaf::builtin_model_text(v),
-              read_text(data_dir() + "/../../include/vqm/vmaf/models/" + std::string(v) + ".json"));
   }
   const model neg = vqm::vmaf::builtin_model("vmaf_v0.6.1neg");
   EXPECT_EQ(neg.features()[0].options.items().size(), 1u);
@@ -367,8 +414,18 @@ TEST(VmafModel, LoaderErrors) {
   } catch (const vqm::error& e) {
     EXPECT_EQ(std::string(e.what()),
               "unknown VMAF model version 'vmaf_v9' (built in: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, "
-              "vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3)");
+              "vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3, vmaf_v1.0.16_3d0h, vmaf_v1.0.16_5d0h, vmaf_v1.0.16_3d0h_2160, "
+              "vmaf_v1.0.16_1d5h_2160, vmaf_v1.0.16_hfr_3d0h, vmaf_v1.0.16_hfr_5d0h, vmaf_v1.0.16_hfr_3d0h_2160, "
+              "vmaf_v1.0.16_hfr_1d5h_2160)");
   }
+  // chroma_correction_parameter (SPEC-vmaf B.9) names the speed_chroma and adm3 inputs; 0 writes no score.
+  expect_model_error(replace(t, "\"model_type\"", "\"chroma_correction_parameter\": 120.0, \"model_type\""),
+                     "chroma_correction_parameter needs a feature named *speed_chroma*");
+  const std::string v1 = vqm::vmaf::builtin_model_text("vmaf_v1.0.16_3d0h");
+  expect_model_error(replace(v1, "\"chroma_correction_parameter\": 120.0", "\"chroma_correction_parameter\": 0"),
+                     "chroma_correction_parameter 0 makes libvmaf write no score");
+  expect_model_error(replace(v1, "VMAF_integer_feature_adm3_score", "VMAF_integer_feature_adm2_score"),
+                     "chroma_correction_parameter needs a feature named *adm3*");
   try {
     (void)vqm::vmaf::model_from_file("/nonexistent/m.json");
     ADD_FAILURE();

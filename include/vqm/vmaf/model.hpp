@@ -71,12 +71,24 @@ class single_model {
       x = big.data();
     }
     for (std::size_t i = 0; i < svm_.width(); ++i) x[i] = 0.0;
-    for (std::size_t i = 0; i < f.size(); ++i) x[i] = linear_ ? slopes_[i + 1] * f[i] + intercepts_[i + 1] : f[i];
+    for (std::size_t i = 0; i < f.size(); ++i) x[i] = normalise(i, f[i]);
+    if (chroma_.parameter != 0.0 && denormalise(chroma_.speed, x[chroma_.speed]) == 0.0) {
+      const double c = chroma_.parameter;
+      x[chroma_.speed] = normalise(chroma_.speed, -c * denormalise(chroma_.adm3, x[chroma_.adm3]) + c);
+    }
     double y = svm_.decision(x);
     if (linear_) y = (y - intercepts_[0]) / slopes_[0];
     if (with_transform) y = apply_transform(y);
     if (with_clip) y = apply_clip(y);
     return y;
+  }
+
+  // Feature i's value as the SVM takes it (B.4), and back.
+  [[nodiscard]] double normalise(std::size_t i, double v) const noexcept {
+    return linear_ ? slopes_[i + 1] * v + intercepts_[i + 1] : v;
+  }
+  [[nodiscard]] double denormalise(std::size_t i, double v) const noexcept {
+    return linear_ ? (v - intercepts_[i + 1]) / slopes_[i + 1] : v;
   }
 
   [[nodiscard]] double apply_transform(double y) const noexcept { return transform_.enabled ? transform_.apply(y) : y; }
@@ -98,6 +110,10 @@ class single_model {
   std::vector<double> slopes_, intercepts_;
   score_transform transform_;
   std::optional<std::pair<double, double>> clip_;
+  struct chroma_correction {
+    double parameter = 0.0;
+    std::size_t speed = static_cast<std::size_t>(-1), adm3 = static_cast<std::size_t>(-1);  // none: -1
+  } chroma_;
   svm svm_;
 };
 
@@ -241,8 +257,6 @@ inline single_model single_model::parse(const json::value& md, std::string name,
                                        "' (linear_rescale or none)");
     m.linear_ = nt->text() == "linear_rescale";
   }
-  if (md.find("chroma_correction_parameter"))
-    throw error(errc::bad_input, where + ": chroma_correction_parameter is not supported");
 
   const auto* names = md.find("feature_names");
   if (!names || !names->is_array() || names->items().empty() || names->items().size() > 64)
@@ -271,6 +285,28 @@ inline single_model single_model::parse(const json::value& md, std::string name,
     m.features_.push_back(model_feature{n.text(), std::string(ext), detail::make_options(kv, where)});
   }
   const std::size_t nf = m.features_.size();
+  if (const auto* cc = md.find("chroma_correction_parameter"); cc && !cc->is_null()) {
+    // VMAF v1 (SPEC-vmaf B.9): a speed_chroma score of exactly 0 (SpEED found no usable block, e.g. after
+    // prescaling) enters the SVM as c - c * adm3.
+    const auto index = [&](std::string_view part) {
+      std::size_t found = nf;
+      for (std::size_t i = 0; i < nf; ++i)
+        if (m.features_[i].name.find(part) != std::string::npos) {
+          if (found != nf)
+            throw error(errc::bad_input, where + ": chroma_correction_parameter needs one feature named *" +
+                                             std::string(part) + "*, the model has several");
+          found = i;
+        }
+      if (found == nf)
+        throw error(errc::bad_input, where + ": chroma_correction_parameter needs a feature named *" +
+                                         std::string(part) + "* in feature_names");
+      return found;
+    };
+    m.chroma_ = {detail::model_number(*cc, where, "chroma_correction_parameter"), index("speed_chroma"), index("adm3")};
+    if (m.chroma_.parameter == 0.0)
+      throw error(errc::bad_input, where + ": chroma_correction_parameter 0 makes libvmaf write no score at all; "
+                                           "remove it or give it a value");
+  }
   if (m.linear_) {
     m.slopes_ = detail::model_numbers(md.find("slopes"), where, "slopes");
     m.intercepts_ = detail::model_numbers(md.find("intercepts"), where, "intercepts");
