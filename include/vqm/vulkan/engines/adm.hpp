@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,7 @@
 #include "vqm/tables/adm.hpp"
 #include "vqm/vulkan/buffer.hpp"
 #include "vqm/vulkan/command.hpp"
+#include "vqm/vulkan/detail/request_registry.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/program.hpp"
 #include "vqm/vulkan/spirv/adm_dwt.hpp"
@@ -94,35 +94,11 @@ struct adm_shared {
   }
 };
 
-// The requests seen by this process, so that a program key (an integer) names one.
-class adm_requests {
- public:
-  static std::uint32_t index(const adm_request& q) {
-    auto& r = get();
-    const std::lock_guard lock(r.m_);
-    for (std::size_t i = 0; i < r.seen_.size(); ++i)
-      if (same(r.seen_[i], q)) return static_cast<std::uint32_t>(i);
-    r.seen_.push_back(q);
-    return static_cast<std::uint32_t>(r.seen_.size() - 1);
-  }
-  static adm_request at(std::uint32_t index) {
-    auto& r = get();
-    const std::lock_guard lock(r.m_);
-    return r.seen_.at(index);
-  }
-
- private:
-  static bool same(const adm_request& a, const adm_request& b) noexcept {
-    return a.enhn_gain_limit == b.enhn_gain_limit && a.skip_scale0 == b.skip_scale0 && a.skip_aim == b.skip_aim &&
-           std::memcmp(a.irf0, b.irf0, sizeof a.irf0) == 0 && std::memcmp(a.irf, b.irf, sizeof a.irf) == 0;
-  }
-  static adm_requests& get() {
-    static adm_requests r;
-    return r;
-  }
-  std::mutex m_;
-  std::vector<adm_request> seen_;
-};
+[[nodiscard]] inline bool same_adm_request(const adm_request& a, const adm_request& b) noexcept {
+  return a.enhn_gain_limit == b.enhn_gain_limit && a.skip_scale0 == b.skip_scale0 && a.skip_aim == b.skip_aim &&
+         std::memcmp(a.irf0, b.irf0, sizeof a.irf0) == 0 && std::memcmp(a.irf, b.irf, sizeof a.irf) == 0;
+}
+using adm_requests = request_registry<adm_request, same_adm_request>;
 
 }  // namespace detail
 

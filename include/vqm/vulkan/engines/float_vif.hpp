@@ -8,12 +8,12 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "vqm/metrics/float_vif.hpp"
 #include "vqm/vulkan/buffer.hpp"
+#include "vqm/vulkan/detail/request_registry.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/program.hpp"
 #include "vqm/vulkan/spirv/float_vif.hpp"
@@ -21,35 +21,11 @@
 namespace vqm::vulkan {
 
 namespace detail {
-// Requests seen by this process, so that a program key (an integer) names one.
-class float_vif_requests {
- public:
-  static std::uint32_t index(const float_vif_request& q) {
-    auto& r = get();
-    const std::lock_guard lock(r.m_);
-    for (std::size_t i = 0; i < r.seen_.size(); ++i)
-      if (same(r.seen_[i], q)) return static_cast<std::uint32_t>(i);
-    r.seen_.push_back(q);
-    return static_cast<std::uint32_t>(r.seen_.size() - 1);
-  }
-  static float_vif_request at(std::uint32_t i) {
-    auto& r = get();
-    const std::lock_guard lock(r.m_);
-    return r.seen_.at(i);
-  }
-
- private:
-  static bool same(const float_vif_request& a, const float_vif_request& b) {
-    return a.gain_limit == b.gain_limit && a.sigma_nsq == b.sigma_nsq && a.kernelscale == b.kernelscale &&
-           a.skip_scale0 == b.skip_scale0;
-  }
-  static float_vif_requests& get() {
-    static float_vif_requests r;
-    return r;
-  }
-  std::mutex m_;
-  std::vector<float_vif_request> seen_;
-};
+[[nodiscard]] inline bool same_float_vif_request(const float_vif_request& a, const float_vif_request& b) noexcept {
+  return a.gain_limit == b.gain_limit && a.sigma_nsq == b.sigma_nsq && a.kernelscale == b.kernelscale &&
+         a.skip_scale0 == b.skip_scale0;
+}
+using float_vif_requests = request_registry<float_vif_request, same_float_vif_request>;
 }  // namespace detail
 
 class float_vif_program final : public program {
