@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "built_backends.hpp"
 #include "checks.hpp"
 #include "errors.hpp"
 #include "inputs.hpp"
@@ -16,13 +17,6 @@
 #include "report.hpp"
 #include "run.hpp"
 #include "std_streams.hpp"
-#include "vqm/cpu.hpp"
-#ifndef VQM_HAVE_VULKAN
-#define VQM_HAVE_VULKAN 0
-#endif
-#if VQM_HAVE_VULKAN
-#include "vqm/vulkan.hpp"
-#endif
 
 namespace vqm::cli {
 

@@ -7,15 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "vqm/cpu.hpp"
+#include "built_backends.hpp"
 #include "vqm/metric_factory.hpp"
 #include "vqm/vmaf/builtin_models.hpp"
-#ifndef VQM_HAVE_VULKAN
-#define VQM_HAVE_VULKAN 0
-#endif
-#if VQM_HAVE_VULKAN
-#include "vqm/vulkan.hpp"
-#endif
 
 namespace vqm::cli {
 
@@ -39,12 +33,17 @@ template <class B>
   return runs_on<B>(name) ? "exact" : "not yet";
 }
 
-// A built-in model is "exact" on a backend that runs every feature it reads.
+// A built-in model is "exact" on a backend that runs every feature it reads ("not yet" where vqm lacks one).
 template <class B>
 [[nodiscard]] std::string_view model_status(std::string_view version) {
-  for (const auto& f : vmaf::builtin_model(version).features())
-    if (!runs_on<B>(f.extractor)) return "not yet";
-  return "exact";
+  try {
+    const auto m = vmaf::builtin_model(version);
+    for (const auto& f : m.features())
+      if (!runs_on<B>(f.extractor)) return "not yet";
+    return "exact";
+  } catch (const error&) {
+    return "not yet";
+  }
 }
 
 [[nodiscard]] inline std::string coverage_text() {
