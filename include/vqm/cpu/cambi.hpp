@@ -114,14 +114,15 @@ inline void spatial_mask(image& m) {
   const int w = static_cast<int>(m.w), h = static_cast<int>(m.h);
   const std::uint16_t* p = m.px.data();
   const int index = (49 + 3 * (ceil_log2((m.w >> 6) * (m.h >> 6)) - 11) - 1) >> 1;
-  std::vector<std::uint8_t> flat(std::size_t(w) * h);
+  thread_local std::vector<std::uint8_t> flat, col;
+  flat.resize(std::size_t(w) * h);
+  col.resize(std::size_t(w) * h);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       const std::size_t i = std::size_t(y) * w + x;
       flat[i] = (x == w - 1 || p[i] == p[i + 1]) && (y == h - 1 || p[i] == p[i + w]);
     }
   // Box sums: 7 rows per column, then 7 columns.
-  std::vector<std::uint8_t> col(std::size_t(w) * h);
   for (int x = 0; x < w; ++x) {
     int s = 0;
     for (int y = 0; y < std::min(3, h); ++y) s += flat[std::size_t(y) * w + x];
@@ -167,7 +168,8 @@ inline void decimate(image& m) {
 inline void mode_filter(image& m) {
   const std::uint32_t w = m.w, h = m.h, s = m.stride;
   if (h < 3) return;
-  std::vector<std::uint16_t> rows(std::size_t{3} * w);
+  thread_local std::vector<std::uint16_t> rows;
+  rows.resize(std::size_t{3} * w);
   const auto horizontal = [&](std::uint32_t y, std::uint16_t* out) {
     const std::uint16_t* r = m.px.data() + std::size_t{y} * s;
     out[0] = r[0];

@@ -14,21 +14,26 @@ namespace vqm::cpu {
 namespace cambi_detail {
 
 // The histograms of a scale: hist[v][x] counts the masked in-band samples of value v in the window of
-// column x over the current rows (libvmaf's layout). `num_diffs` zero rows pad both ends so contrasts that
-// leave the band read 0.
+// column x over the current rows (libvmaf's layout, row stride the widest scale's). `num_diffs` zero rows pad
+// both ends so contrasts that leave the band read 0. All counts are back to 0 after each scale (its last
+// rows are removed), so the buffer is cleared only when its shape changes.
 struct histograms {
   std::vector<std::uint16_t> counts;
   int base = 0, band = 0, pad_rows = 0;
+  std::size_t stride = 0;
   std::uint32_t w = 0;
 
-  void reset(int band_base, int band_size, int diffs, std::uint32_t width) {
-    base = band_base;
-    band = band_size;
-    pad_rows = diffs;
+  void prepare(int band_base, int band_size, int diffs, std::uint32_t width, std::uint32_t max_width) {
+    if (band_base != base || band_size != band || diffs != pad_rows || max_width != stride) {
+      base = band_base;
+      band = band_size;
+      pad_rows = diffs;
+      stride = max_width;
+      counts.assign(std::size_t(band + 2 * pad_rows) * stride, 0);
+    }
     w = width;
-    counts.assign(std::size_t(band + 2 * pad_rows) * w, 0);
   }
-  [[nodiscard]] std::uint16_t* row(int v) noexcept { return counts.data() + std::size_t(v - base + pad_rows) * w; }
+  [[nodiscard]] std::uint16_t* row(int v) noexcept { return counts.data() + std::size_t(v - base + pad_rows) * stride; }
   [[nodiscard]] bool in_band(int v) const noexcept { return v >= base && v < base + band; }
 
   // Adds (+1) or removes (−1) image row y's samples to the windows of the columns they fall in.
@@ -53,8 +58,8 @@ inline void c_values(image& m, const cambi_request& q, int window, histograms& h
   const auto& lut = reciprocals();
   const int pad = window >> 1, diffs = q.num_diffs, vlt = q.vlt_luma;
   const int base = std::max(0, vlt - 3 * diffs + 1);
-  hist.reset(base, q.tvi[static_cast<std::size_t>(diffs - 1)] + 1 - base, diffs, m.w);
-  out.assign(std::size_t{m.w} * m.h, 0.0f);
+  hist.prepare(base, q.tvi[static_cast<std::size_t>(diffs - 1)] + 1 - base, diffs, m.w, m.stride);
+  out.resize(std::size_t{m.w} * m.h);
   const auto h = static_cast<std::uint32_t>(m.h);
   for (std::uint32_t y = 0; y < std::min<std::uint32_t>(static_cast<std::uint32_t>(pad), h); ++y)
     hist.update(m, y, pad, +1);
@@ -66,6 +71,7 @@ inline void c_values(image& m, const cambi_request& q, int window, histograms& h
     float* o = out.data() + std::size_t{y} * m.w;
     for (std::uint32_t x = 0; x < m.w; ++x) {
       const int v = p[x];
+      o[x] = 0.0f;
       if (!k[x] || !hist.in_band(v)) continue;
       const int adjusted = v + diffs;
       const int p0 = hist.row(v)[x];
@@ -80,6 +86,9 @@ inline void c_values(image& m, const cambi_request& q, int window, histograms& h
       o[x] = c;
     }
   }
+  // Rows still counted after the last one: removed, leaving every count 0 for the next scale.
+  const auto pad_u = static_cast<std::uint32_t>(pad);
+  for (std::uint32_t y = h > pad_u + 1 ? h - pad_u - 1 : 0; y < h; ++y) hist.update(m, y, pad, -1);
 }
 
 // A.9: the mean of the k largest c-values, summed in double in the order libvmaf's quickselect (Wirth's,
