@@ -3,6 +3,7 @@
 // binary32 only in the c-value (int product to float, times the reciprocal table) and double in the pooling.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -114,33 +115,41 @@ inline void spatial_mask(image& m) {
   const int w = static_cast<int>(m.w), h = static_cast<int>(m.h);
   const std::uint16_t* p = m.px.data();
   const int index = (49 + 3 * (ceil_log2((m.w >> 6) * (m.h >> 6)) - 11) - 1) >> 1;
-  thread_local std::vector<std::uint8_t> flat, col;
+  thread_local std::vector<std::uint8_t> flat;
+  thread_local std::vector<std::uint16_t> col;
   flat.resize(std::size_t(w) * h);
-  col.resize(std::size_t(w) * h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const std::size_t i = std::size_t(y) * w + x;
-      flat[i] = (x == w - 1 || p[i] == p[i + 1]) && (y == h - 1 || p[i] == p[i + w]);
-    }
-  // Box sums: 7 rows per column, then 7 columns.
-  for (int x = 0; x < w; ++x) {
-    int s = 0;
-    for (int y = 0; y < std::min(3, h); ++y) s += flat[std::size_t(y) * w + x];
-    for (int y = 0; y < h; ++y) {
-      if (y + 3 < h) s += flat[std::size_t(y + 3) * w + x];
-      if (y - 4 >= 0) s -= flat[std::size_t(y - 4) * w + x];
-      col[std::size_t(y) * w + x] = static_cast<std::uint8_t>(s);
-    }
+  col.resize(std::size_t(w));
+  for (int y = 0; y < h; ++y) {
+    const std::uint16_t* r = p + std::size_t(y) * w;
+    const std::uint16_t* n = y + 1 < h ? r + w : r;  // the last row is equal to "itself below"
+    std::uint8_t* f = flat.data() + std::size_t(y) * w;
+    for (int x = 0; x + 1 < w; ++x) f[x] = (r[x] == r[x + 1]) & (r[x] == n[x]);
+    f[w - 1] = r[w - 1] == n[w - 1];
+  }
+  // Box sums, row by row: col[x] holds the 7 rows around y (running), then 7 columns of it.
+  std::fill(col.begin(), col.end(), std::uint16_t{0});
+  for (int y = 0; y < std::min(3, h); ++y) {
+    const std::uint8_t* f = flat.data() + std::size_t(y) * w;
+    for (int x = 0; x < w; ++x) col[std::size_t(x)] = static_cast<std::uint16_t>(col[std::size_t(x)] + f[x]);
   }
   m.mask.resize(std::size_t(w) * h);
   for (int y = 0; y < h; ++y) {
-    const std::uint8_t* c = col.data() + std::size_t(y) * w;
+    if (y + 3 < h) {
+      const std::uint8_t* f = flat.data() + std::size_t(y + 3) * w;
+      for (int x = 0; x < w; ++x) col[std::size_t(x)] = static_cast<std::uint16_t>(col[std::size_t(x)] + f[x]);
+    }
+    if (y - 4 >= 0) {
+      const std::uint8_t* f = flat.data() + std::size_t(y - 4) * w;
+      for (int x = 0; x < w; ++x) col[std::size_t(x)] = static_cast<std::uint16_t>(col[std::size_t(x)] - f[x]);
+    }
+    const std::uint16_t* c = col.data();
+    std::uint8_t* out = m.mask.data() + std::size_t(y) * w;
     int s = 0;
     for (int x = 0; x < std::min(3, w); ++x) s += c[x];
     for (int x = 0; x < w; ++x) {
       if (x + 3 < w) s += c[x + 3];
       if (x - 4 >= 0) s -= c[x - 4];
-      m.mask[std::size_t(y) * w + x] = s > index;
+      out[x] = s > index;
     }
   }
 }

@@ -59,7 +59,7 @@ inline void c_values(image& m, const cambi_request& q, int window, histograms& h
   const int pad = window >> 1, diffs = q.num_diffs, vlt = q.vlt_luma;
   const int base = std::max(0, vlt - 3 * diffs + 1);
   hist.prepare(base, q.tvi[static_cast<std::size_t>(diffs - 1)] + 1 - base, diffs, m.w, m.stride);
-  out.resize(std::size_t{m.w} * m.h);
+  if (out.size() < std::size_t{m.w} * m.h) out.resize(std::size_t{m.w} * m.h);  // never shrunk: no refill
   const auto h = static_cast<std::uint32_t>(m.h);
   for (std::uint32_t y = 0; y < std::min<std::uint32_t>(static_cast<std::uint32_t>(pad), h); ++y)
     hist.update(m, y, pad, +1);
@@ -93,19 +93,18 @@ inline void c_values(image& m, const cambi_request& q, int window, histograms& h
 
 // A.9: the mean of the k largest c-values, summed in double in the order libvmaf's quickselect (Wirth's,
 // descending, in place) leaves them.
-[[nodiscard]] inline double top_k_mean(std::vector<float>& a, double topk) {
-  const auto n = static_cast<int>(a.size());
+[[nodiscard]] inline double top_k_mean(float* a, int n, double topk) {
   const int k = std::clamp(static_cast<int>(topk * n), 1, n);
   if (k != n) {
     int left = 0, right = n - 1;
     while (left < right) {
-      const float pivot = a[static_cast<std::size_t>(k)];
+      const float pivot = a[k];
       int i = left, j = right;
       do {
-        while (a[static_cast<std::size_t>(i)] > pivot) ++i;
-        while (a[static_cast<std::size_t>(j)] < pivot) --j;
+        while (a[i] > pivot) ++i;
+        while (a[j] < pivot) --j;
         if (i <= j) {
-          std::swap(a[static_cast<std::size_t>(i)], a[static_cast<std::size_t>(j)]);
+          std::swap(a[i], a[j]);
           ++i;
           --j;
         }
@@ -115,7 +114,7 @@ inline void c_values(image& m, const cambi_request& q, int window, histograms& h
     }
   }
   double sum = 0.0;
-  for (int i = 0; i < k; ++i) sum += static_cast<double>(a[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < k; ++i) sum += static_cast<double>(a[i]);
   return sum / k;
 }
 
@@ -134,7 +133,7 @@ template <class T>
     if (scale > 0 || q.high_res) decimate(m);
     mode_filter(m);
     c_values(m, q, window, hist, c);
-    s = s + top_k_mean(c, q.topk) * scale_weights[scale];
+    s = s + top_k_mean(c.data(), static_cast<int>(m.w * m.h), q.topk) * scale_weights[scale];
   }
   const auto pixels = static_cast<std::uint16_t>(window * window);
   return s / static_cast<double>(pixels);
