@@ -67,6 +67,43 @@ TEST(option_table, suffix_and_description_come_from_the_table) {
   EXPECT_EQ(info[0].alias, "aa");
 }
 
+// Text options: free text, or one of a list of choices; verbatim in the suffix; "string" in the docs.
+struct text_sample_options {
+  static constexpr const char* feature = "texts";
+  static constexpr std::string_view modes[] = {"fast", "exact"};
+  std::string mode = "exact";
+  std::string path;
+  std::string label = "x";
+  static constexpr auto table() {
+    using o = text_sample_options;
+    return std::tuple{text("mode", &o::mode, modes, "a choice", "md"), text("path", &o::path, {}, "any text"),
+                      text("label", &o::label, {}, "named by itself", "label")};
+  }
+};
+
+TEST(option_table, text_options_take_text_or_a_choice) {
+  const auto o = parse_options<text_sample_options>(option_map::parse("mode=fast:path=a/b 1.0:label=2.50"));
+  EXPECT_EQ(o.mode, "fast");
+  EXPECT_EQ(o.path, "a/b 1.0");
+  EXPECT_EQ(o.label, "2.5");  // a number's text is normalised, as libvmaf does every value
+  EXPECT_EQ(options_suffix(o), "_label_2.5_md_fast");  // path has no alias: not a feature parameter
+  EXPECT_EQ(options_suffix(parse_options<text_sample_options>(option_map::parse("mode=exact:path=p"))), "");
+  try {
+    (void)parse_options<text_sample_options>(option_map::parse("mode=slow"));
+    FAIL();
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_EQ(std::string(e.what()), "texts option mode=slow: expected one of fast, exact");
+  }
+  const auto info = describe_options<text_sample_options>();
+  ASSERT_EQ(info.size(), 3u);
+  EXPECT_EQ(info[0].type, "string");
+  EXPECT_EQ(info[0].default_value, "exact");
+  EXPECT_EQ(info[0].range, "fast, exact");
+  EXPECT_EQ(info[1].range, "");
+  EXPECT_EQ(info[1].alias, "");
+}
+
 TEST(option_map, bad_syntax_and_values_throw_invalid_argument) {
   for (const char* bad : {"novalue", "=1", "a=1:b"}) {
     try {

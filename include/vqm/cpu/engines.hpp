@@ -4,6 +4,7 @@
 #pragma once
 
 #include "vqm/cpu/engines/adm.hpp"
+#include "vqm/cpu/engines/cambi.hpp"
 #include "vqm/cpu/engines/ciede.hpp"
 #include "vqm/cpu/engines/float_moment.hpp"
 #include "vqm/cpu/engines/float_motion.hpp"

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -56,7 +57,8 @@ class option_map {
 };
 
 // One option of a feature (libvmaf's VmafOption). Its default is the options struct's member initializer.
-// A non-empty alias makes it a feature parameter: a non-default value renames the feature's outputs.
+// A non-empty alias makes it a feature parameter: a non-default value renames the feature's outputs. A
+// feature parameter libvmaf gives no alias (cambi's topk, eotf) names itself: its alias is its name.
 template <class O, class T>
 struct option {
   std::string_view name;
@@ -76,6 +78,24 @@ template <class O, class T>
 [[nodiscard]] constexpr option<O, T> number(std::string_view name, T O::*m, T min, T max, std::string_view help,
                                             std::string_view alias = {}) {
   return {name, m, help, alias, min, max};
+}
+
+// A text option (libvmaf's VMAF_OPT_TYPE_STRING): any text, or exactly one of `choices` when there are
+// some. Its default is the member initializer; a non-default value renames outputs verbatim ("_eotf_pq").
+template <class O>
+struct text_option {
+  std::string_view name;
+  std::string O::*member;
+  std::string_view help;
+  std::string_view alias;
+  std::span<const std::string_view> choices;
+};
+
+template <class O>
+[[nodiscard]] constexpr text_option<O> text(std::string_view name, std::string O::*m,
+                                            std::span<const std::string_view> choices, std::string_view help,
+                                            std::string_view alias = {}) {
+  return {name, m, help, alias, choices};
 }
 
 // A feature's options struct: default-constructible (the defaults), naming its feature, with a static
@@ -112,8 +132,9 @@ namespace detail {
 }
 
 template <class T>
-[[nodiscard]] std::string option_text(T v) {
-  if constexpr (std::same_as<T, bool>) return v ? "true" : "false";
+[[nodiscard]] std::string option_text(const T& v) {
+  if constexpr (std::same_as<T, std::string>) return v;
+  else if constexpr (std::same_as<T, bool>) return v ? "true" : "false";
   else if constexpr (std::floating_point<T>) return format_g(static_cast<double>(v));
   else return std::to_string(v);
 }
@@ -155,6 +176,36 @@ template <class O, class T>
   }
 }
 
+// A text value, normalised as libvmaf's option layer does every value ("2.50" -> "2.5"); one of the choices
+// when the option has some.
+template <class O>
+[[nodiscard]] std::string parse_value(std::string_view feature, const text_option<O>& o, const std::string& text) {
+  std::string v = normalise(text);
+  if (o.choices.empty() || std::find(o.choices.begin(), o.choices.end(), v) != o.choices.end()) return v;
+  std::string list;
+  for (auto c : o.choices) {
+    list += list.empty() ? "" : ", ";
+    list += c;
+  }
+  throw error(errc::invalid_argument,
+              std::string(feature) + " option " + std::string(o.name) + "=" + text + ": expected one of " + list);
+}
+
+// An entry's type and accepted range, as text.
+template <class O, class T>
+[[nodiscard]] std::pair<std::string, std::string> kind_text(const option<O, T>& e) {
+  return {std::same_as<T, bool> ? "bool" : std::floating_point<T> ? "double" : "int", range_text(e.min, e.max)};
+}
+template <class O>
+[[nodiscard]] std::pair<std::string, std::string> kind_text(const text_option<O>& e) {
+  std::string range;
+  for (auto c : e.choices) {
+    range += range.empty() ? "" : ", ";
+    range += c;
+  }
+  return {"string", range};
+}
+
 }  // namespace detail
 
 // Calls f(entry) for each entry of O's table, in table order.
@@ -186,7 +237,8 @@ template <OptionTable O>
 }
 
 // libvmaf's output-name suffix: one part per feature parameter whose value is not the default, ordered by
-// strcmp of the option names: "_alias_%g" for numbers ("_alias_%d" for integers), "_alias" for bools.
+// strcmp of the option names: "_alias_%g" for numbers ("_alias_%d" for integers), "_alias_text" for text,
+// "_alias" for bools.
 template <OptionTable O>
 [[nodiscard]] std::string options_suffix(const O& o) {
   const O def;
@@ -213,10 +265,9 @@ template <OptionTable O>
   std::vector<option_info> out;
   const O def;
   for_each_option<O>([&](const auto& e) {
-    using T = std::remove_cvref_t<decltype(def.*e.member)>;
-    const char* type = std::same_as<T, bool> ? "bool" : std::floating_point<T> ? "double" : "int";
-    out.push_back({std::string(e.name), std::string(e.alias), type, detail::option_text(def.*e.member),
-                   detail::range_text(e.min, e.max), std::string(e.help)});
+    auto [type, range] = detail::kind_text(e);
+    out.push_back({std::string(e.name), std::string(e.alias), std::move(type), detail::option_text(def.*e.member),
+                   std::move(range), std::string(e.help)});
   });
   return out;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "vqm/vulkan/engines/adm.hpp"
+#include "vqm/vulkan/engines/cambi.hpp"
 #include "vqm/vulkan/engines/ciede.hpp"
 #include "vqm/vulkan/engines/float_moment.hpp"
 #include "vqm/vulkan/engines/float_motion.hpp"

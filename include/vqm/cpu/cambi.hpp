@@ -1,0 +1,202 @@
+// Cpu kernel of cambi (SPEC-vmaf-v1 A.5–A.10): one luma to its unclipped score. Integer work throughout
+// (10-bit image, zero-derivative mask, mode filter, sliding per-column histograms as libvmaf keeps them);
+// binary32 only in the c-value (int product to float, times the reciprocal table) and double in the pooling.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "vqm/error.hpp"
+#include "vqm/metrics/cambi.hpp"
+#include "vqm/picture.hpp"
+
+namespace vqm::cpu {
+
+namespace cambi_detail {
+
+// libvmaf's reciprocal table: 1/i written with 9 significant digits, read back as binary32 (42 entries are
+// not 1.0f/i: A.8).
+[[nodiscard]] inline const std::array<float, cambi_model::lut_size>& reciprocals() {
+  static const auto lut = [] {
+    std::array<float, cambi_model::lut_size> t{};
+    char buf[32];
+    for (int i = 1; i < cambi_model::lut_size; ++i) {
+      std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
+      t[static_cast<std::size_t>(i)] = static_cast<float>(std::strtod(buf, nullptr));
+    }
+    return t;
+  }();
+  return lut;
+}
+
+inline constexpr int contrast_weights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+                                             8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+inline constexpr int scale_weights[5] = {16, 8, 4, 2, 1};
+
+// A w × h image (row stride `stride`, the full width: the scales shrink in place).
+struct image {
+  std::vector<std::uint16_t> px;
+  std::vector<std::uint8_t> mask;
+  std::uint32_t w = 0, h = 0, stride = 0;
+};
+
+// A.5: the luma at w × h (nearest sample when the size differs), in 10 bits; samples above the depth's
+// range are libvmaf's frame error.
+template <class T>
+void to_10_bit(const plane_view& p, std::uint32_t bpc, std::uint32_t w, std::uint32_t h, image& out) {
+  if (bpc > 8 && bpc < 16) {
+    const std::uint32_t top = (1u << bpc) - 1;
+    for (std::uint32_t y = 0; y < p.height; ++y) {
+      const T* row = p.row<T>(y);
+      for (std::uint32_t x = 0; x < p.width; ++x)
+        if (row[x] > top)
+          throw error(errc::bad_input, "cambi: luma sample " + std::to_string(row[x]) + " at (" + std::to_string(x) +
+                                           ", " + std::to_string(y) + ") exceeds " + std::to_string(bpc) +
+                                           "-bit range (libvmaf refuses the frame); check the input's bit depth");
+    }
+  }
+  const auto convert = [bpc](std::uint32_t v) -> std::uint16_t {
+    if (bpc <= 10) return static_cast<std::uint16_t>(v << (10 - bpc));
+    return static_cast<std::uint16_t>((v + (1u << (bpc - 11))) >> (bpc - 10));
+  };
+  out.w = out.stride = w;
+  out.h = h;
+  out.px.resize(std::size_t{w} * h);
+  if (p.width == w && p.height == h) {
+    for (std::uint32_t y = 0; y < h; ++y) {
+      const T* row = p.row<T>(y);
+      std::uint16_t* o = out.px.data() + std::size_t{y} * w;
+      for (std::uint32_t x = 0; x < w; ++x) o[x] = convert(row[x]);
+    }
+    return;
+  }
+  // libvmaf's decimation: binary32 ratios and positions, the index rounded in double (A.5 step 2).
+  const float rx = static_cast<float>(p.width) / static_cast<float>(w);
+  const float ry = static_cast<float>(p.height) / static_cast<float>(h);
+  const auto x0 = static_cast<float>(static_cast<double>(rx / 2) - 0.5);
+  float fy = static_cast<float>(static_cast<double>(ry / 2) - 0.5);
+  for (std::uint32_t y = 0; y < h; ++y, fy += ry) {
+    const T* row = p.row<T>(static_cast<std::uint32_t>(static_cast<int>(static_cast<double>(fy) + 0.5)));
+    std::uint16_t* o = out.px.data() + std::size_t{y} * w;
+    float fx = x0;
+    for (std::uint32_t x = 0; x < w; ++x, fx += rx)
+      o[x] = convert(row[static_cast<std::uint32_t>(static_cast<int>(static_cast<double>(fx) + 0.5))]);
+  }
+}
+
+// A.5 step 3: the mean of each 2×2 block (pairs on the last row and column), from the unfiltered values.
+inline void anti_dither(image& m) {
+  const std::uint32_t w = m.w, h = m.h;
+  std::uint16_t* p = m.px.data();
+  for (std::uint32_t y = 0; y + 1 < h; ++y) {
+    std::uint16_t* r = p + std::size_t{y} * w;
+    const std::uint16_t* n = r + w;
+    for (std::uint32_t x = 0; x + 1 < w; ++x) r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1] + n[x] + n[x + 1]) >> 2);
+    r[w - 1] = static_cast<std::uint16_t>((r[w - 1] + n[w - 1]) >> 1);
+  }
+  std::uint16_t* r = p + std::size_t{h - 1} * w;
+  for (std::uint32_t x = 0; x + 1 < w; ++x) r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1]) >> 1);
+}
+
+[[nodiscard]] inline int ceil_log2(std::uint32_t n) {
+  int s = 0;
+  for (std::uint32_t t = n == 0 ? 0 : n - 1; t > 0; t >>= 1) ++s;
+  return s;
+}
+
+// A.6: a sample is flat where it equals its right and lower neighbours (missing ones count as equal); the
+// mask keeps samples with more than mask_index flat samples in their 7×7 square (outside counts 0).
+inline void spatial_mask(image& m) {
+  const int w = static_cast<int>(m.w), h = static_cast<int>(m.h);
+  const std::uint16_t* p = m.px.data();
+  const int index = (49 + 3 * (ceil_log2((m.w >> 6) * (m.h >> 6)) - 11) - 1) >> 1;
+  thread_local std::vector<std::uint8_t> flat;
+  thread_local std::vector<std::uint16_t> col;
+  flat.resize(std::size_t(w) * h);
+  col.resize(std::size_t(w));
+  for (int y = 0; y < h; ++y) {
+    const std::uint16_t* r = p + std::size_t(y) * w;
+    const std::uint16_t* n = y + 1 < h ? r + w : r;  // the last row is equal to "itself below"
+    std::uint8_t* f = flat.data() + std::size_t(y) * w;
+    for (int x = 0; x + 1 < w; ++x) f[x] = (r[x] == r[x + 1]) & (r[x] == n[x]);
+    f[w - 1] = r[w - 1] == n[w - 1];
+  }
+  // Box sums, row by row: col[x] holds the 7 rows around y (running), then 7 columns of it.
+  std::fill(col.begin(), col.end(), std::uint16_t{0});
+  for (int y = 0; y < std::min(3, h); ++y) {
+    const std::uint8_t* f = flat.data() + std::size_t(y) * w;
+    for (int x = 0; x < w; ++x) col[std::size_t(x)] = static_cast<std::uint16_t>(col[std::size_t(x)] + f[x]);
+  }
+  m.mask.resize(std::size_t(w) * h);
+  for (int y = 0; y < h; ++y) {
+    if (y + 3 < h) {
+      const std::uint8_t* f = flat.data() + std::size_t(y + 3) * w;
+      for (int x = 0; x < w; ++x) col[std::size_t(x)] = static_cast<std::uint16_t>(col[std::size_t(x)] + f[x]);
+    }
+    if (y - 4 >= 0) {
+      const std::uint8_t* f = flat.data() + std::size_t(y - 4) * w;
+      for (int x = 0; x < w; ++x) col[std::size_t(x)] = static_cast<std::uint16_t>(col[std::size_t(x)] - f[x]);
+    }
+    const std::uint16_t* c = col.data();
+    std::uint8_t* out = m.mask.data() + std::size_t(y) * w;
+    int s = 0;
+    for (int x = 0; x < std::min(3, w); ++x) s += c[x];
+    for (int x = 0; x < w; ++x) {
+      if (x + 3 < w) s += c[x + 3];
+      if (x - 4 >= 0) s -= c[x - 4];
+      out[x] = s > index;
+    }
+  }
+}
+
+// A.7: keep every other row and column (in place; the stride stays).
+inline void decimate(image& m) {
+  const std::uint32_t w = (m.w + 1) >> 1, h = (m.h + 1) >> 1, s = m.stride;
+  for (std::uint32_t y = 0; y < h; ++y)
+    for (std::uint32_t x = 0; x < w; ++x) {
+      m.px[std::size_t{y} * s + x] = m.px[std::size_t{2 * y} * s + 2 * x];
+      m.mask[std::size_t{y} * s + x] = m.mask[std::size_t{2 * y} * s + 2 * x];
+    }
+  m.w = w;
+  m.h = h;
+}
+
+[[nodiscard]] inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) noexcept {
+  if (a == b || a == c) return a;
+  if (b == c) return b;
+  return std::min(std::min(a, b), c);
+}
+
+// A.7's mode filter: horizontal mode of three (edge columns kept), then vertical over rows 1..h−2; the
+// first and last rows keep their original values. In place with a rolling window of filtered rows.
+inline void mode_filter(image& m) {
+  const std::uint32_t w = m.w, h = m.h, s = m.stride;
+  if (h < 3) return;
+  thread_local std::vector<std::uint16_t> rows;
+  rows.resize(std::size_t{3} * w);
+  const auto horizontal = [&](std::uint32_t y, std::uint16_t* out) {
+    const std::uint16_t* r = m.px.data() + std::size_t{y} * s;
+    out[0] = r[0];
+    for (std::uint32_t x = 1; x + 1 < w; ++x) out[x] = mode3(r[x - 1], r[x], r[x + 1]);
+    out[w - 1] = r[w - 1];
+  };
+  const auto slot = [&](std::uint32_t y) { return rows.data() + std::size_t{y % 3} * w; };
+  horizontal(0, slot(0));
+  horizontal(1, slot(1));
+  for (std::uint32_t y = 1; y + 1 < h; ++y) {
+    horizontal(y + 1, slot(y + 1));  // row y+1 is still unfiltered: only rows up to y are written
+    const std::uint16_t *a = slot(y - 1), *b = slot(y), *c = slot(y + 1);
+    std::uint16_t* o = m.px.data() + std::size_t{y} * s;
+    for (std::uint32_t x = 0; x < w; ++x) o[x] = mode3(a[x], b[x], c[x]);
+  }
+}
+
+}  // namespace cambi_detail
+}  // namespace vqm::cpu
+
+#include "vqm/cpu/cambi_scale.hpp"
