@@ -21,6 +21,8 @@
 #include "vqm/metrics/ms_ssim.hpp"
 #include "vqm/metrics/psnr.hpp"
 #include "vqm/metrics/psnr_hvs.hpp"
+#include "vqm/metrics/speed_chroma.hpp"
+#include "vqm/metrics/speed_temporal.hpp"
 #include "vqm/metrics/ssim.hpp"
 #include "vqm/metrics/vif.hpp"
 
@@ -39,7 +41,9 @@
   X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel) \
   X(ciede, Ciede, ciede_algorithm, CiedeKernel)                 \
   X(float_motion, FloatMotion, float_motion_algorithm, FloatMotionKernel) \
-  X(float_vif, FloatVif, float_vif_algorithm, FloatVifKernel)
+  X(float_vif, FloatVif, float_vif_algorithm, FloatVifKernel)      \
+  X(speed_chroma, SpeedChroma, speed_chroma_algorithm, SpeedChromaKernel) \
+  X(speed_temporal, SpeedTemporal, speed_temporal_algorithm, SpeedTemporalKernel)
 
 namespace vqm::registry {
 

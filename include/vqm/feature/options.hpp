@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -78,6 +79,21 @@ template <class O, class T>
   return {name, m, help, alias, min, max};
 }
 
+// An option naming one of a few choices (libvmaf's string options whose value init() matches with strcmp,
+// e.g. speed_prescale_method): an enum E whose values 0..N-1 are named, in order, by option_names(E{})
+// (found by argument-dependent lookup). Other text is refused when the options are parsed.
+template <class E>
+concept named_enum = std::is_enum_v<E> && requires(E e) {
+  { option_names(e) } -> std::convertible_to<std::span<const std::string_view>>;
+};
+
+template <class O, class E>
+  requires named_enum<E>
+[[nodiscard]] constexpr option<O, E> choice(std::string_view name, E O::*m, std::string_view help,
+                                            std::string_view alias = {}) {
+  return {name, m, help, alias};
+}
+
 // A feature's options struct: default-constructible (the defaults), naming its feature, with a static
 // constexpr table() of option<> entries; a feature without options has no table().
 template <class O>
@@ -114,6 +130,7 @@ namespace detail {
 template <class T>
 [[nodiscard]] std::string option_text(T v) {
   if constexpr (std::same_as<T, bool>) return v ? "true" : "false";
+  else if constexpr (named_enum<T>) return std::string(std::span<const std::string_view>(option_names(v))[static_cast<std::size_t>(v)]);
   else if constexpr (std::floating_point<T>) return format_g(static_cast<double>(v));
   else return std::to_string(v);
 }
@@ -121,6 +138,15 @@ template <class T>
 template <class T>
 [[nodiscard]] std::string range_text(T min, T max) {
   if constexpr (std::same_as<T, bool>) return {};
+  else if constexpr (named_enum<T>) {
+    std::string s;
+    for (const auto n : std::span<const std::string_view>(option_names(min))) {
+      if (!s.empty()) s += ", ";
+      s += n;
+    }
+    (void)max;
+    return s;
+  }
   else if (max == std::numeric_limits<T>::max()) return ">= " + option_text(min);
   else return "[" + option_text(min) + ", " + option_text(max) + "]";
 }
@@ -137,6 +163,11 @@ template <class O, class T>
     if (text == "true") return true;
     if (text == "false") return false;
     throw fail("true or false");
+  } else if constexpr (named_enum<T>) {
+    const std::span<const std::string_view> names(option_names(T{}));
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == text) return static_cast<T>(i);
+    throw fail("one of " + range_text(o.min, o.max));
   } else if constexpr (std::floating_point<T>) {
     const std::string v = normalise(text);
     const double d = std::atof(v.c_str());
@@ -186,7 +217,8 @@ template <OptionTable O>
 }
 
 // libvmaf's output-name suffix: one part per feature parameter whose value is not the default, ordered by
-// strcmp of the option names: "_alias_%g" for numbers ("_alias_%d" for integers), "_alias" for bools.
+// strcmp of the option names: "_alias_%g" for numbers ("_alias_%d" for integers), "_alias_name" for choices,
+// "_alias" for bools.
 template <OptionTable O>
 [[nodiscard]] std::string options_suffix(const O& o) {
   const O def;
@@ -214,7 +246,10 @@ template <OptionTable O>
   const O def;
   for_each_option<O>([&](const auto& e) {
     using T = std::remove_cvref_t<decltype(def.*e.member)>;
-    const char* type = std::same_as<T, bool> ? "bool" : std::floating_point<T> ? "double" : "int";
+    const char* type = std::same_as<T, bool>    ? "bool"
+                       : named_enum<T>          ? "string"
+                       : std::floating_point<T> ? "double"
+                                                : "int";
     out.push_back({std::string(e.name), std::string(e.alias), type, detail::option_text(def.*e.member),
                    detail::range_text(e.min, e.max), std::string(e.help)});
   });
