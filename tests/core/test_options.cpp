@@ -4,7 +4,9 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <span>
 #include <sstream>
+#include <string_view>
 #include <string>
 
 #include "vqm/cpu.hpp"
@@ -65,6 +67,41 @@ TEST(option_table, suffix_and_description_come_from_the_table) {
   EXPECT_EQ(info[3].type, "int");
   EXPECT_EQ(info[0].default_value, "true");
   EXPECT_EQ(info[0].alias, "aa");
+}
+
+// A choice option (libvmaf's string options with a fixed set of values): a named enum, parsed by name only,
+// printed by name in the suffix and the help.
+enum class shade : std::uint8_t { light, dark, grey };
+constexpr std::string_view shade_names[] = {"light", "dark", "grey"};
+constexpr std::span<const std::string_view> option_names(shade) { return shade_names; }
+struct choice_options {
+  static constexpr const char* feature = "choosy";
+  shade s = shade::light;
+  double x = 1.0;
+  static constexpr auto table() {
+    return std::tuple{choice("s_shade", &choice_options::s, "a choice", "sh"),
+                      number("r_x", &choice_options::x, 0.0, 2.0, "a number", "x")};
+  }
+};
+
+TEST(option_table, choice_options_take_their_names_only) {
+  EXPECT_EQ(parse_options<choice_options>(option_map::parse("s_shade=grey")).s, shade::grey);
+  EXPECT_EQ(options_suffix(parse_options<choice_options>(option_map::parse("s_shade=dark:r_x=0.5"))), "_x_0.5_sh_dark");
+  EXPECT_EQ(options_suffix(parse_options<choice_options>(option_map::parse("s_shade=light"))), "");
+  for (const char* bad : {"s_shade=Dark", "s_shade=", "s_shade=1", "s_shade=dark "}) {
+    try {
+      (void)parse_options<choice_options>(option_map::parse(bad));
+      ADD_FAILURE() << bad;
+    } catch (const error& e) {
+      EXPECT_EQ(e.code(), errc::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("expected one of light, dark, grey"), std::string::npos) << e.what();
+    }
+  }
+  const auto d = describe_options<choice_options>();
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].type, "string");
+  EXPECT_EQ(d[0].default_value, "light");
+  EXPECT_EQ(d[0].range, "light, dark, grey");
 }
 
 TEST(option_map, bad_syntax_and_values_throw_invalid_argument) {
