@@ -22,6 +22,8 @@
 #include "vqm/metrics/ms_ssim.hpp"
 #include "vqm/metrics/psnr.hpp"
 #include "vqm/metrics/psnr_hvs.hpp"
+#include "vqm/metrics/speed_chroma.hpp"
+#include "vqm/metrics/speed_temporal.hpp"
 #include "vqm/metrics/ssim.hpp"
 #include "vqm/metrics/vif.hpp"
 
@@ -41,7 +43,9 @@
   X(ciede, Ciede, ciede_algorithm, CiedeKernel)                 \
   X(float_motion, FloatMotion, float_motion_algorithm, FloatMotionKernel) \
   X(float_vif, FloatVif, float_vif_algorithm, FloatVifKernel) \
-  X(cambi, Cambi, cambi_algorithm, CambiKernel)
+  X(cambi, Cambi, cambi_algorithm, CambiKernel) \
+  X(speed_chroma, SpeedChroma, speed_chroma_algorithm, SpeedChromaKernel) \
+  X(speed_temporal, SpeedTemporal, speed_temporal_algorithm, SpeedTemporalKernel)
 
 namespace vqm::registry {
 

@@ -14,6 +14,8 @@
 #include "vqm/cpu/engines/ms_ssim.hpp"
 #include "vqm/cpu/engines/psnr.hpp"
 #include "vqm/cpu/engines/psnr_hvs.hpp"
+#include "vqm/cpu/engines/speed_chroma.hpp"
+#include "vqm/cpu/engines/speed_temporal.hpp"
 #include "vqm/cpu/engines/ssim.hpp"
 #include "vqm/cpu/engines/vif.hpp"
 #include "vqm/cpu/semi_planar.hpp"

@@ -15,6 +15,8 @@
 #include "vqm/vulkan/engines/ms_ssim.hpp"
 #include "vqm/vulkan/engines/psnr.hpp"
 #include "vqm/vulkan/engines/psnr_hvs.hpp"
+#include "vqm/vulkan/engines/speed_chroma.hpp"
+#include "vqm/vulkan/engines/speed_temporal.hpp"
 #include "vqm/vulkan/engines/ssim.hpp"
 #include "vqm/vulkan/engines/vif.hpp"
 #include "vqm/registry.hpp"
