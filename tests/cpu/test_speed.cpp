@@ -143,7 +143,7 @@ TEST(speed_cpu, options_and_output_names) {
   const auto v1 = parse_options<C>(option_map::parse(
       "speed_sigma_nn=0.19:speed_nn_floor=0.1:speed_weight_var_mode=5:speed_max_val=45:speed_prescale=0.6:"
       "speed_prescale_method=bilinear"));
-  EXPECT_EQ(v1.speed_prescale_method, scale_method::bilinear);
+  EXPECT_EQ(scale_method_named(v1.speed_prescale_method), scale_method::bilinear);
   EXPECT_EQ(options_suffix(v1), "_mxv_45_nnf_0.1_ps_0.6_psm_bilinear_snn_0.19_wvm_5");
   EXPECT_EQ(printed_names(speed_chroma_algorithm::provided, options_suffix(v1))[2],
             "speed_chroma_uv_mxv_45_nnf_0.1_ps_0.6_psm_bilinear_snn_0.19_wvm_5");
