@@ -13,6 +13,7 @@
 #include "vqm/feature/algorithm.hpp"
 #include "vqm/metrics/adm.hpp"
 #include "vqm/metrics/ciede.hpp"
+#include "vqm/metrics/float_adm.hpp"
 #include "vqm/metrics/float_moment.hpp"
 #include "vqm/metrics/float_motion.hpp"
 #include "vqm/metrics/float_psnr.hpp"
@@ -39,7 +40,8 @@
   X(float_moment, FloatMoment, float_moment_algorithm, MomentKernel) \
   X(ciede, Ciede, ciede_algorithm, CiedeKernel)                 \
   X(float_motion, FloatMotion, float_motion_algorithm, FloatMotionKernel) \
-  X(float_vif, FloatVif, float_vif_algorithm, FloatVifKernel)
+  X(float_vif, FloatVif, float_vif_algorithm, FloatVifKernel)     \
+  X(float_adm, FloatAdm, float_adm_algorithm, FloatAdmKernel)
 
 namespace vqm::registry {
 

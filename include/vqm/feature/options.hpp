@@ -64,6 +64,8 @@ struct option {
   std::string_view help;
   std::string_view alias;
   T min{}, max{};  // numbers: the accepted range
+  // A choice (an int holding the index of one of these names, given and shown by name); else null.
+  const std::string_view* choices = nullptr;
 };
 
 template <class O>
@@ -76,6 +78,14 @@ template <class O, class T>
 [[nodiscard]] constexpr option<O, T> number(std::string_view name, T O::*m, T min, T max, std::string_view help,
                                             std::string_view alias = {}) {
   return {name, m, help, alias, min, max};
+}
+
+// A choice among names (a vqm extension; libvmaf has none): the member holds the index of the name given.
+// Without an alias it never renames the outputs.
+template <class O, std::size_t N>
+[[nodiscard]] constexpr option<O, int> choice(std::string_view name, int O::*m, const std::string_view (&names)[N],
+                                              std::string_view help) {
+  return {name, m, help, {}, 0, static_cast<int>(N) - 1, names};
 }
 
 // A feature's options struct: default-constructible (the defaults), naming its feature, with a static
@@ -146,6 +156,14 @@ template <class O, class T>
       throw fail(open ? "a finite number " + range_text(o.min, o.max) : "a number in " + range_text(o.min, o.max));
     return static_cast<T>(d);
   } else {
+    if (o.choices) {
+      std::string list;
+      for (int i = 0; i <= static_cast<int>(o.max); ++i) {
+        if (text == o.choices[i]) return static_cast<T>(i);
+        list += (i ? ", " : "") + std::string(o.choices[i]);
+      }
+      throw fail("one of " + list);
+    }
     const std::string v = normalise(text);
     char* end = nullptr;
     const long long d = std::strtoll(v.c_str(), &end, 10);
@@ -215,6 +233,15 @@ template <OptionTable O>
   for_each_option<O>([&](const auto& e) {
     using T = std::remove_cvref_t<decltype(def.*e.member)>;
     const char* type = std::same_as<T, bool> ? "bool" : std::floating_point<T> ? "double" : "int";
+    if constexpr (std::same_as<T, int>) {
+      if (e.choices) {
+        std::string names;
+        for (int i = 0; i <= e.max; ++i) names += (i ? "|" : "") + std::string(e.choices[i]);
+        out.push_back({std::string(e.name), std::string(e.alias), "choice",
+                       std::string(e.choices[def.*e.member]), names, std::string(e.help)});
+        return;
+      }
+    }
     out.push_back({std::string(e.name), std::string(e.alias), type, detail::option_text(def.*e.member),
                    detail::range_text(e.min, e.max), std::string(e.help)});
   });
