@@ -71,7 +71,7 @@ void run_scorer(benchmark::State& state, const resolution& r, const std::vector<
 
 const std::vector<std::string> all_five = {"psnr", "float_psnr", "float_ssim", "float_ms_ssim", "psnr_hvs"};
 // libvmaf's float features and ciede (issue #19), one thread through the scorer (float_motion is temporal).
-const std::vector<std::string> float_features = {"float_motion", "float_vif", "float_moment", "ciede"};
+const std::vector<std::string> float_features = {"float_motion", "float_vif", "float_adm", "float_moment", "ciede"};
 
 [[maybe_unused]] const bool registered = [] {
   for (const auto& r : vqm::bench::cpu_resolutions) {

@@ -14,6 +14,7 @@
 #include "vqm/metrics/adm.hpp"
 #include "vqm/metrics/cambi.hpp"
 #include "vqm/metrics/ciede.hpp"
+#include "vqm/metrics/float_adm.hpp"
 #include "vqm/metrics/float_moment.hpp"
 #include "vqm/metrics/float_motion.hpp"
 #include "vqm/metrics/float_psnr.hpp"
@@ -45,7 +46,8 @@
   X(float_vif, FloatVif, float_vif_algorithm, FloatVifKernel) \
   X(cambi, Cambi, cambi_algorithm, CambiKernel) \
   X(speed_chroma, SpeedChroma, speed_chroma_algorithm, SpeedChromaKernel) \
-  X(speed_temporal, SpeedTemporal, speed_temporal_algorithm, SpeedTemporalKernel)
+  X(speed_temporal, SpeedTemporal, speed_temporal_algorithm, SpeedTemporalKernel) \
+  X(float_adm, FloatAdm, float_adm_algorithm, FloatAdmKernel)
 
 namespace vqm::registry {
 

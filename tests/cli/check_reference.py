@@ -2,7 +2,7 @@
 """Runs the vqm CLI on every reference pair and compares every per-frame value with libvmaf's.
 
 usage: check_reference.py VQM FIXTURE_DIR REFERENCE_DIR [--backend cpu|vulkan] [--only SUBSTRING]
-                          [--runs PREFIX,PREFIX...] [--merge]
+                          [--runs PREFIX,PREFIX...] [--merge] [--set FEATURE.OPTION=VALUE]
 
 Each run recorded in REFERENCE_DIR/<pair>.json (status "ok") is repeated with its libvmaf arguments
 plus `--precision max --compat libvmaf --json` (feature runs with `--no_prediction`, as libvmaf's
@@ -16,6 +16,11 @@ through one invocation (each model given its own name=, libvmaf's way of running
 the features are computed once, not once a run; every recorded value is still compared, under the
 model's name. The series order of a run is not checked then (a merged run has one order for all); the
 unmerged sweep checks it. For backends where computing is slow (lavapipe in CI).
+
+--set FEATURE.OPTION=VALUE: adds a vqm option that libvmaf has no counterpart of to every `--feature
+FEATURE...` and every model that reads FEATURE (as the model overload FEATURE.OPTION=VALUE), e.g.
+float_adm.adm_rcp=amd: libvmaf's float_adm divides with the RCPSS of the x86 CPU that ran it, and the
+references name no CPU, so the sweep names the table (options without an alias do not rename outputs).
 """
 import json
 import math
@@ -31,6 +36,10 @@ OUT_OF_BOUNDS = {
 }
 
 
+# Which model versions read a feature (--set adds the overload to those): a substring of the version.
+FEATURE_MODELS = {"float_adm": "vmaf_float_"}
+
+
 def value(v):
     return float(v) if not isinstance(v, str) else float(v.replace("inf", "inf"))
 
@@ -44,8 +53,8 @@ def same(a, b):
 
 
 class Check:
-    def __init__(self, vqm, backend):
-        self.vqm, self.backend = vqm, backend
+    def __init__(self, vqm, backend, setting=None):
+        self.vqm, self.backend, self.setting = vqm, backend, setting
         self.worst = {}
         self.bad = self.runs = self.values = 0
 
@@ -53,7 +62,21 @@ class Check:
         self.bad += 1
         print("MISMATCH " + text)
 
+    def with_setting(self, extra):
+        """extra with the --set option added to FEATURE's --feature and to the float models' --model."""
+        if not self.setting:
+            return extra
+        feature, option = self.setting.split(".", 1)
+        out = list(extra)
+        for i in range(1, len(out)):
+            if out[i - 1] == "--feature" and out[i].split("=", 1)[0] == feature:
+                out[i] += (":" if "=" in out[i] else "=") + option
+            elif out[i - 1] == "--model" and FEATURE_MODELS.get(feature, "\0") in out[i]:
+                out[i] += ":" + self.setting
+        return out
+
     def vqm_run(self, ref, dis, extra):
+        extra = self.with_setting(extra)
         cmd = [self.vqm, "-r", ref, "-d", dis, *extra, "--backend", self.backend, "--precision", "max",
                "--compat", "libvmaf", "--json", "-o", "-", "-q"]
         return subprocess.run(cmd, capture_output=True, text=True)
@@ -127,10 +150,13 @@ class Check:
 def outside_picture(name, key, pair):
     """Runs whose libvmaf value depends on memory past the end of libvmaf's picture, which vqm refuses
     with --compat libvmaf: ciede on odd-height 4:2:0 (gray was fed as 4:2:0) reads a chroma row past Cr
-    (vqm's ciede_reads_past_picture in include/vqm/metrics/ciede.hpp)."""
+    (vqm's ciede_reads_past_picture in include/vqm/metrics/ciede.hpp); float_adm (alone or in the float
+    models) below 17x17, where its last scales' DWT and masking read past the subbands."""
     if (name, key) in OUT_OF_BOUNDS:
         return True
     r = pair["reference"]
+    if (key == "float_adm" or key.startswith("model[vmaf_float_")) and min(r["width"], r["height"]) < 17:
+        return True
     return key == "ciede" and r["height"] % 2 == 1 and not r["pix_fmt"].startswith(("yuv444", "yuv422"))
 
 
@@ -165,8 +191,13 @@ def main():
     if "--merge" in args:
         args.remove("--merge")
         merge = True
+    setting = None
+    if "--set" in args:
+        i = args.index("--set")
+        setting = args[i + 1]
+        del args[i:i + 2]
     vqm, fixtures, refdir = args
-    check = Check(vqm, backend)
+    check = Check(vqm, backend, setting)
     pairs = [l.split() for l in open(os.path.join(fixtures, "pairs.txt")) if l.strip()]
     for name, ref, dis in pairs:
         if only not in name:
