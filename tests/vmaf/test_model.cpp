@@ -168,7 +168,7 @@ TEST(VmafModel, V1ReferencePredictionsAreBitExact) {
                               {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_3d0h_2160",
                                "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
                                "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"},
-                              8 * 19);
+                              8 * 18);  // every pair but 1920x1080 (its fixture is not bundled)
 }
 
 // libvmaf XML (%.17g): per-frame attributes.
@@ -258,7 +258,7 @@ TEST(VmafModel, CliEdgeCasesAreBitExact) {
 
 TEST(VmafModel, BuiltinModelFacts) {
   const auto versions = vqm::vmaf::builtin_versions();
-  EXPECT_EQ(versions.size(), 13u);
+  EXPECT_EQ(versions.size(), 17u);
   for (auto v : versions) {
     EXPECT_EQ(vqm::vmaf::builtin_model_text(v),
               read_text(data_dir() + "/../../include/vqm/vmaf/models/" + std::string(v) + ".json"));
@@ -272,12 +272,13 @@ TEST(VmafModel, BuiltinModelFacts) {
       continue;
     }
     const model m = vqm::vmaf::builtin_model(v);
+    const bool fl = v.starts_with("vmaf_float_");
     ASSERT_EQ(m.features().size(), 6u) << v;
-    EXPECT_EQ(m.features()[0].name, "VMAF_integer_feature_adm2_score");
-    EXPECT_EQ(m.features()[1].name, "VMAF_integer_feature_motion2_score");
-    EXPECT_EQ(m.features()[1].extractor, "motion");
-    EXPECT_EQ(m.features()[5].extractor, "vif");
-    EXPECT_EQ(m.is_collection(), v == "vmaf_b_v0.6.3");
+    EXPECT_EQ(m.features()[0].name, fl ? "VMAF_feature_adm2_score" : "VMAF_integer_feature_adm2_score");
+    EXPECT_EQ(m.features()[1].name, fl ? "VMAF_feature_motion2_score" : "VMAF_integer_feature_motion2_score");
+    EXPECT_EQ(m.features()[1].extractor, fl ? "float_motion" : "motion");
+    EXPECT_EQ(m.features()[5].extractor, fl ? "float_vif" : "vif");
+    EXPECT_EQ(m.is_collection(), v.ends_with("b_v0.6.3"));
   }
   const model neg = vqm::vmaf::builtin_model("vmaf_v0.6.1neg");
   EXPECT_EQ(neg.features()[0].options.items().size(), 1u);
@@ -315,7 +316,10 @@ TEST(VmafModel, Aliases) {
   EXPECT_EQ(alias_of("VMAF_integer_feature_vif_scale3_score"), "integer_vif_scale3");
   EXPECT_EQ(alias_of("whatever"), "whatever");
   EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_integer_feature_motion3_score"), "motion");
-  EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_feature_adm2_score"), "");
+  EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_feature_adm2_score"), "float_adm");
+  EXPECT_EQ(vqm::vmaf::extractor_of("Cambi_feature_cambi_score"), "cambi");
+  EXPECT_EQ(vqm::vmaf::extractor_of("Speed_chroma_feature_speed_chroma_uv_score"), "speed_chroma");
+  EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_feature_adm3_score"), "float_adm");
   EXPECT_EQ(vqm::vmaf::printed_name("VMAF_integer_feature_motion_sad_score", "_mffw"),
             "VMAF_integer_feature_motion_sad_score_mffw");
 }
@@ -401,8 +405,8 @@ TEST(VmafModel, LoaderErrors) {
   expect_model_error("{}", "neither a model_dict");
   expect_model_error(replace(t, "\"LIBSVMNUSVR\"", "\"XGBOOST\""), "unknown model_type 'XGBOOST'");
   expect_model_error(replace(t, "\"linear_rescale\"", "\"clip_0to1\""), "unknown norm_type 'clip_0to1'");
-  expect_model_error(replace(t, "\"VMAF_integer_feature_adm2_score\"", "\"VMAF_feature_adm2_score\""),
-                     "feature VMAF_feature_adm2_score is not available");
+  expect_model_error(replace(t, "\"VMAF_integer_feature_adm2_score\"", "\"VMAF_feature_ansnr_score\""),
+                     "feature VMAF_feature_ansnr_score is not available");
   expect_model_error(replace(t, "svm_type nu_svr", "svm_type nu_svr\\nfoo 1"), "unknown key 'foo'");
   expect_model_error(replace(t, "kernel_type rbf", "kernel_type linear"), "kernel_type linear");
   expect_model_error(replace(t, "total_sv 211", "total_sv 212"), "total_sv is 212");
@@ -416,7 +420,8 @@ TEST(VmafModel, LoaderErrors) {
               "unknown VMAF model version 'vmaf_v9' (built in: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, "
               "vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3, vmaf_v1.0.16_3d0h, vmaf_v1.0.16_5d0h, vmaf_v1.0.16_3d0h_2160, "
               "vmaf_v1.0.16_1d5h_2160, vmaf_v1.0.16_hfr_3d0h, vmaf_v1.0.16_hfr_5d0h, vmaf_v1.0.16_hfr_3d0h_2160, "
-              "vmaf_v1.0.16_hfr_1d5h_2160)");
+              "vmaf_v1.0.16_hfr_1d5h_2160, vmaf_float_v0.6.1, vmaf_float_v0.6.1neg, vmaf_float_4k_v0.6.1, "
+              "vmaf_float_b_v0.6.3)");
   }
   // chroma_correction_parameter (SPEC-vmaf B.9) names the speed_chroma and adm3 inputs; 0 writes no score.
   expect_model_error(replace(t, "\"model_type\"", "\"chroma_correction_parameter\": 120.0, \"model_type\""),
