@@ -87,6 +87,32 @@ TEST(CpuThreads, ResultsDoNotDependOnThreadCount) {
   for (unsigned threads : {2u, 3u, 4u}) expect_same_bits(score(threads, refs, dists), one, std::to_string(threads) + " threads");
 }
 
+// More metrics than a frame keeps inline (16 kernel calls; the rest spill into a vector): every one runs, with
+// the bits it has alone, on one thread and through the pool's frame copies (e.g. all eight VMAF v1 models).
+TEST(CpuThreads, MoreKernelsThanAFrameHoldsInline) {
+  const auto [refs, dists] = synthetic_frames();
+  const auto& f = refs.front().format();
+  for (unsigned threads : {1u, 3u}) {
+    vqm::Cpu cpu(threads);
+    std::vector<vqm::any_metric<vqm::Cpu>> metrics;
+    for (int k = 0; k < 20; ++k)  // alternating, so a job run in another's place would show
+      metrics.push_back(vqm::make_metric<vqm::Cpu>(k % 2 ? "psnr" : "float_psnr", {}, f));
+    vqm::scorer<vqm::Cpu> s(cpu, std::move(metrics), vqm::compat::none, threads);
+    std::vector<std::vector<double>> rows;
+    for (std::size_t i = 0; i < refs.size(); ++i)
+      if (auto r = s.push(refs[i], dists[i])) rows.push_back(r->values);
+    while (auto r = s.pop()) rows.push_back(r->values);
+    ASSERT_EQ(rows.size(), refs.size());
+    const std::size_t per = rows[0].size() / 20;  // outputs of one metric
+    ASSERT_EQ(rows[0].size(), per * 20);
+    for (const auto& row : rows)
+      for (std::size_t k = 2; k < 20; ++k)
+        for (std::size_t o = 0; o < per; ++o)
+          EXPECT_EQ(std::memcmp(&row[k * per + o], &row[(k % 2) * per + o], sizeof(double)), 0) << threads << " " << k;
+    EXPECT_NE(rows[0][0], rows[0][per]);  // psnr and float_psnr differ: the comparison above can fail
+  }
+}
+
 TEST(CpuThreads, CallersExecutorRunsEveryFrameWithTheSameBits) {
   const auto [refs, dists] = synthetic_frames();
   const auto own = score(3, refs, dists);

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "vqm/error.hpp"
 #include "vqm/picture.hpp"
@@ -35,8 +36,7 @@ class frame {
   void record(const Req& q, Out& out) {
     static_assert(std::is_trivially_copyable_v<Req> && sizeof(Req) <= request_bytes &&
                   alignof(Req) <= alignof(std::max_align_t));
-    if (count_ == jobs_.size()) throw error(errc::invalid_argument, "too many kernels recorded into one Cpu frame");
-    job& j = jobs_[count_++];
+    job& j = next();
     j.out = &out;
     std::memcpy(j.request.data(), &q, sizeof q);
     j.run = [](const job& self, const picture_view& r, const picture_view& d) {
@@ -48,7 +48,10 @@ class frame {
 
   // Runs the recorded calls in order.
   void run() const {
-    for (std::size_t i = 0; i < count_; ++i) jobs_[i].run(jobs_[i], ref_, dis_);
+    for (std::size_t i = 0; i < count_; ++i) {
+      const job& j = i < jobs_.size() ? jobs_[i] : more_[i - jobs_.size()];
+      j.run(j, ref_, dis_);
+    }
   }
 
   // Completion of a frame handed to a pool (shared between the frame and its task).
@@ -67,9 +70,15 @@ class frame {
     void* out = nullptr;
     alignas(std::max_align_t) std::array<std::byte, request_bytes> request{};
   };
+  job& next() {
+    if (count_ < jobs_.size()) return jobs_[count_++];
+    ++count_;
+    return more_.emplace_back();
+  }
   picture_view ref_{}, dis_{};
   std::shared_ptr<const void> scratch_;
-  std::array<job, 16> jobs_{};
+  std::array<job, 16> jobs_{};  // enough for the usual runs: copying the frame into a pool task allocates nothing
+  std::vector<job> more_;       // the rest, e.g. every VMAF v1 model in one run
   std::size_t count_ = 0;
 };
 

@@ -45,7 +45,7 @@ struct job {
 
 class frame {
  public:
-  static constexpr std::size_t max_jobs = 16;
+  static constexpr std::size_t max_jobs = 64;  // e.g. several VMAF models with their own feature options
 
   frame() = default;
 
