@@ -7,6 +7,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <memory>
 #include <new>
 #include <optional>
@@ -120,4 +121,13 @@ struct VmafContext {
   // series into its outputs when it is scored, so vmaf_write_output lists them in this order after the
   // features' (and leaves out models never scored).
   std::vector<std::string> scored;
+  // vmaf_import_feature_score: series by name, in the order first imported; `early` when imported before
+  // the first picture (libvmaf then lists it before the computed features).
+  struct imported_series {
+    std::string name;
+    std::map<unsigned, double> values;
+    bool early = false;
+  };
+  std::vector<imported_series> imported;
+  std::optional<VmafPictureConfiguration> pool;  // vmaf_preallocate_pictures
 };

@@ -150,7 +150,18 @@ int read(VmafContext& c, VmafPicture* ref, VmafPicture* dist, unsigned index) {
   return *c.table;
 }
 
+[[nodiscard]] const VmafContext::imported_series* imported(const VmafContext& c, std::string_view name) {
+  for (const auto& s : c.imported)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
 [[nodiscard]] double at(const VmafContext& c, std::string_view name, unsigned index) {
+  if (const auto* s = imported(c, name)) {
+    const auto v = s->values.find(index);
+    if (v == s->values.end()) throw error(errc::invalid_argument, "no imported score of " + std::string(name) + " at frame " + std::to_string(index));
+    return v->second;
+  }
   const auto& t = table_of(c);
   const auto k = column(t, name);
   if (!k) throw error(errc::invalid_argument, "no feature or model named '" + std::string(name) + "' was computed");
@@ -221,11 +232,21 @@ void note_scored(VmafContext& c, const std::vector<std::string>& names) {
       cols.push_back(k);
   for (const auto& n : c.scored)
     if (auto k = t.find(n)) cols.push_back(*k);
+  // Imported series: before the features when imported before the first picture, else after them.
+  constexpr std::size_t imported_col = std::size_t(-1) / 2;
+  std::vector<std::size_t> early, late;
+  for (std::size_t s = 0; s < c.imported.size(); ++s) (c.imported[s].early ? early : late).push_back(imported_col + s);
+  const auto features_end = cols.end() - static_cast<std::ptrdiff_t>(std::count_if(
+      cols.begin(), cols.end(), [&](std::size_t k) { return std::find(model_series.begin(), model_series.end(), t.names[k]) != model_series.end(); }));
+  cols.insert(features_end, late.begin(), late.end());
+  cols.insert(cols.begin(), early.begin(), early.end());
   output::report r;
-  for (auto k : cols) r.names.push_back(t.names[k]);
+  for (auto k : cols) r.names.push_back(k >= imported_col ? c.imported[k - imported_col].name : t.names[k]);
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     frame_result f{t.frames[i], true, {}};
-    for (auto k : cols) f.values.push_back(t.rows[i][k]);
+    for (auto k : cols)
+      f.values.push_back(k >= imported_col ? at(c, c.imported[k - imported_col].name, static_cast<unsigned>(t.frames[i]))
+                                           : t.rows[i][k]);
     r.frames.push_back(std::move(f));
   }
   r.aggregate = t.aggregate;
@@ -304,6 +325,37 @@ VQM_API int vmaf_use_feature(VmafContext* vmaf, const char* feature_name, VmafFe
   });
   if (!err) vmaf_feature_dictionary_free(&opts_dict);  // the context took it
   return err;
+}
+
+VQM_API int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name, double value, unsigned index) {
+  if (!vmaf || !feature_name) return -EINVAL;
+  return guarded("vmaf_import_feature_score", [&] {
+    if (vmaf->table && vmaf->table->find(feature_name))
+      throw vqm::error(vqm::errc::invalid_argument, std::string("feature ") + feature_name + " is computed, not imported");
+    auto* s = const_cast<VmafContext::imported_series*>(vqm::capi::imported(*vmaf, feature_name));
+    if (!s) s = &vmaf->imported.emplace_back(VmafContext::imported_series{feature_name, {}, vmaf->pushed == 0});
+    if (!s->values.emplace(index, value).second)  // as libvmaf: a score is written once
+      throw vqm::error(vqm::errc::invalid_argument, std::string("feature \"") + feature_name + "\" cannot be overwritten at index " + std::to_string(index));
+    return 0;
+  });
+}
+
+VQM_API int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {
+  if (!vmaf || !cfg.pic_params.w || !cfg.pic_params.h || !cfg.pic_cnt) return -EINVAL;
+  VmafPicture probe;  // the parameters vmaf_picture_alloc accepts
+  if (const int err = vmaf_picture_alloc(&probe, cfg.pic_params.pix_fmt, cfg.pic_params.bpc, cfg.pic_params.w, cfg.pic_params.h))
+    return err;
+  vmaf_picture_unref(&probe);
+  vmaf->pool = cfg;
+  return 0;
+}
+
+// The pool's pictures are allocated as they are fetched and freed with their last reference (vqm holds
+// a picture only while frames in flight read it): the same contract, without a bound on pic_cnt.
+VQM_API int vmaf_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* pic) {
+  if (!vmaf || !pic || !vmaf->pool) return -EINVAL;
+  const auto& p = vmaf->pool->pic_params;
+  return vmaf_picture_alloc(pic, p.pix_fmt, p.bpc, p.w, p.h);
 }
 
 VQM_API int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, unsigned index) {

@@ -38,12 +38,14 @@ static int y4m_open(Y4m *y, const char *path)
     return 0;
 }
 
-/* The next frame into a new picture: 1, or 0 at the end. */
-static int y4m_read(Y4m *y, VmafPicture *pic)
+/* The next frame into a new picture (from the context's preallocated ones when `pool` is given): 1, or 0
+ * at the end. */
+static int y4m_read(Y4m *y, VmafPicture *pic, VmafContext *pool)
 {
     char line[128];
     if (!fgets(line, sizeof line, y->f)) return 0;
-    int err = vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV420P, 8, y->w, y->h);
+    int err = pool ? vmaf_fetch_preallocated_picture(pool, pic)
+                   : vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV420P, 8, y->w, y->h);
     CHECK(err == 0);
     for (int p = 0; p < 3; p++) {
         const unsigned w = p ? (y->w + 1) / 2 : y->w, h = p ? (y->h + 1) / 2 : y->h;
@@ -124,12 +126,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot read %s or %s (8-bit 4:2:0 Y4M)\n", argv[1], argv[2]);
         return 2;
     }
+    /* The distorted pictures come from the context's pool. */
+    VmafPicture unused_pic;
+    CHECK(vmaf_fetch_preallocated_picture(vmaf, &unused_pic) == -EINVAL); /* no pool yet */
+    VmafPictureConfiguration pool_cfg = {.pic_params = {.w = dis.w, .h = dis.h, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+                                         .pic_cnt = 4};
+    CHECK(vmaf_preallocate_pictures(vmaf, pool_cfg) == 0);
+
     unsigned frames = 0;
     for (;;) {
         VmafPicture r, d;
-        const int have_r = y4m_read(&ref, &r), have_d = y4m_read(&dis, &d);
+        const int have_r = y4m_read(&ref, &r, NULL), have_d = y4m_read(&dis, &d, vmaf);
         CHECK(have_r == have_d);
         if (!have_r || !have_d) break;
+        /* A score computed elsewhere, imported beside the features. */
+        CHECK(vmaf_import_feature_score(vmaf, "external_metric", 0.25 * frames + 1.0, frames) == 0);
+        CHECK(vmaf_import_feature_score(vmaf, "external_metric", 2.0, frames) < 0); /* written once */
         CHECK(vmaf_read_pictures(vmaf, &r, &d, frames) == 0); /* the context unrefs them */
         frames++;
     }
@@ -140,7 +152,7 @@ int main(int argc, char **argv)
     printf("frames %u\n", frames);
 
     const char *features[] = {"VMAF_integer_feature_adm2_score", "VMAF_integer_feature_vif_scale0_score",
-                              "VMAF_integer_feature_motion2_score", "psnr_y", "psnr_cb", "psnr_cr", "float_ssim"};
+                              "VMAF_integer_feature_motion2_score", "psnr_y", "psnr_cb", "psnr_cr", "float_ssim", "external_metric"};
     for (unsigned i = 0; i < frames; i++) {
         double s = 0;
         CHECK(vmaf_score_at_index(vmaf, model, &s, i) == 0);
@@ -171,6 +183,7 @@ int main(int argc, char **argv)
     print_pooled(vmaf, neg, "vmaf_neg", frames);
     print_pooled(vmaf, NULL, "psnr_y", frames);
     print_pooled(vmaf, NULL, "float_ssim", frames);
+    print_pooled(vmaf, NULL, "external_metric", frames);
     double mean = 0;
     for (unsigned i = 0; i < frames; i++) {
         CHECK(vmaf_score_at_index(vmaf, model, &s, i) == 0);
