@@ -130,4 +130,5 @@ struct VmafContext {
   };
   std::vector<imported_series> imported;
   std::optional<VmafPictureConfiguration> pool;  // vmaf_preallocate_pictures
+  std::vector<std::pair<std::string, VmafMetadataConfiguration>> handlers;  // vmaf_register_metadata_handler
 };

@@ -103,6 +103,25 @@ session_config config_of(const VmafContext& c) {
   return s;
 }
 
+[[nodiscard]] double at(const VmafContext& c, std::string_view name, unsigned index);
+
+// The registered metadata callbacks, each with its series' scores in frame order.
+void deliver_metadata(VmafContext& c) {
+  for (auto& [name, cfg] : c.handlers) {
+    if (!cfg.callback) continue;
+    for (const auto index : c.table->frames) {
+      double v = 0.0;
+      try {
+        v = at(c, name, static_cast<unsigned>(index));
+      } catch (const error&) {
+        continue;  // a series the context does not write
+      }
+      VmafMetadata m{name.data(), static_cast<unsigned>(index), v};
+      cfg.callback(cfg.data, &m);
+    }
+  }
+}
+
 int read(VmafContext& c, VmafPicture* ref, VmafPicture* dist, unsigned index) {
   if (c.table) throw error(errc::invalid_argument, "pictures after the flush (vmaf_read_pictures(ctx, NULL, NULL, 0))");
   if (!ref) {  // flush
@@ -111,6 +130,7 @@ int read(VmafContext& c, VmafPicture* ref, VmafPicture* dist, unsigned index) {
     score_table t = c.run->finish();
     release(c, 0);
     c.table = std::move(t);
+    deliver_metadata(c);
     return 0;
   }
   if (index != c.pushed)
@@ -336,6 +356,14 @@ VQM_API int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_nam
     if (!s) s = &vmaf->imported.emplace_back(VmafContext::imported_series{feature_name, {}, vmaf->pushed == 0});
     if (!s->values.emplace(index, value).second)  // as libvmaf: a score is written once
       throw vqm::error(vqm::errc::invalid_argument, std::string("feature \"") + feature_name + "\" cannot be overwritten at index " + std::to_string(index));
+    return 0;
+  });
+}
+
+VQM_API int vmaf_register_metadata_handler(VmafContext* vmaf, VmafMetadataConfiguration cfg) {
+  if (!vmaf || !cfg.feature_name || !cfg.callback) return -EINVAL;
+  return guarded("vmaf_register_metadata_handler", [&] {
+    vmaf->handlers.emplace_back(cfg.feature_name, cfg);
     return 0;
   });
 }

@@ -59,6 +59,22 @@ static int y4m_read(Y4m *y, VmafPicture *pic, VmafContext *pool)
     return 1;
 }
 
+typedef struct {
+    unsigned count;
+    double values[64];
+    unsigned index[64];
+} Received;
+
+static void on_score(void *data, VmafMetadata *m)
+{
+    Received *r = data;
+    if (r->count < 64) {
+        r->index[r->count] = m->picture_index;
+        r->values[r->count] = m->score;
+    }
+    r->count++;
+}
+
 static void print_pooled(VmafContext *vmaf, VmafModel *model, const char *what, unsigned frames)
 {
     for (int m = VMAF_POOL_METHOD_MIN; m < VMAF_POOL_METHOD_NB; m++) {
@@ -216,6 +232,33 @@ int main(int argc, char **argv)
         CHECK(vmaf_write_output(vmaf, path, (enum VmafOutputFormat)f) == 0);
     }
     CHECK(vmaf_write_output(vmaf, "/nonexistent-folder/out.xml", VMAF_OUTPUT_FORMAT_XML) < 0);
+
+    /* A second context with a metadata callback: every score of a feature handed over, frame by frame. */
+    VmafContext *second = NULL;
+    CHECK(vmaf_init(&second, cfg) == 0);
+    CHECK(vmaf_use_features_from_model(second, model) == 0);
+    static Received received;
+    VmafMetadataConfiguration handler = {.feature_name = "VMAF_integer_feature_vif_scale1_score", .callback = on_score,
+                                         .data = &received};
+    CHECK(vmaf_register_metadata_handler(second, handler) == 0);
+    Y4m ref2, dis2;
+    CHECK(y4m_open(&ref2, argv[1]) == 0 && y4m_open(&dis2, argv[2]) == 0);
+    for (unsigned i = 0;; i++) {
+        VmafPicture r, d;
+        if (!y4m_read(&ref2, &r, NULL)) break;
+        CHECK(y4m_read(&dis2, &d, NULL));
+        CHECK(vmaf_read_pictures(second, &r, &d, i) == 0);
+    }
+    fclose(ref2.f);
+    fclose(dis2.f);
+    CHECK(vmaf_read_pictures(second, NULL, NULL, 0) == 0);
+    CHECK(received.count == frames);
+    for (unsigned k = 0; k < received.count && k < 64; k++) {
+        double v = 0;
+        CHECK(vmaf_feature_score_at_index(second, handler.feature_name, &v, received.index[k]) == 0 && v == received.values[k]);
+        printf("callback %u %.17g\n", received.index[k], received.values[k]);
+    }
+    CHECK(vmaf_close(second) == 0);
 
     vmaf_model_destroy(model);
     vmaf_model_destroy(neg);

@@ -62,6 +62,22 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
 
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value, unsigned index);
 
+/* A score as it is written: handed to a metadata callback. */
+typedef struct VmafMetadata {
+    char *feature_name;
+    unsigned picture_index;
+    double score;
+} VmafMetadata;
+
+typedef struct VmafMetadataConfiguration {
+    char *feature_name; /* the series whose scores the callback receives */
+    void (*callback)(void *data, VmafMetadata *metadata);
+    void *data;
+} VmafMetadataConfiguration;
+
+/* vqm calls the callback once per scored frame of the series, in frame order, at the flush. */
+int vmaf_register_metadata_handler(VmafContext *vmaf, VmafMetadataConfiguration cfg);
+
 typedef struct VmafPictureConfiguration {
     struct {
         unsigned w, h;
