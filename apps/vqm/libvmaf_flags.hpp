@@ -27,15 +27,16 @@ inline constexpr unsupported_flag unsupported_flags[] = {
                 "limits the cores used)"},
     {"gpumask", "vqm's GPU backend is Vulkan: choose it with --backend vulkan or auto and the device with --gpu-id N "
                 "(see --list-gpu)"},
-    {"aom_ctc", "vqm has no presets and no cambi; the rest of AOM CTC's set is --model version=vmaf_v0.6.1 "
+    {"aom_ctc", "vqm has no presets; AOM CTC's set is --model version=vmaf_v0.6.1 "
                 "--model version=vmaf_v0.6.1neg:name=vmaf_neg --feature "
                 "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 --feature float_ssim=enable_db=true:clip_db=true "
                 "(v7.0: float_ssim=scale=1:enable_db=true:clip_db=true) --feature "
-                "float_ms_ssim=enable_db=true:clip_db=true --feature psnr_hvs --feature ciede (Cpu backend), and mixed bit depths (v6.0) are always "
+                "float_ms_ssim=enable_db=true:clip_db=true --feature psnr_hvs --feature ciede --feature cambi (v3.0 and later) "
+                "(ciede and cambi: Cpu backend), and mixed bit depths (v6.0) are always "
                 "scored at the higher depth"},
-    {"nflx_ctc", "vqm has no presets and no cambi; the rest of the set is --model version=vmaf_4k_v0.6.1 --model "
+    {"nflx_ctc", "vqm has no presets; the set is --model version=vmaf_4k_v0.6.1 --model "
                  "version=vmaf_4k_v0.6.1neg:name=vmaf_neg --feature psnr=enable_chroma=true:enable_apsnr=true "
-                 "--feature float_ssim=enable_db=true:clip_db=true"},
+                 "--feature float_ssim=enable_db=true:clip_db=true --feature cambi (Cpu backend)"},
     {"color_range_ref", nullptr},
     {"color_range_dist", nullptr},
     {"color_primaries_ref", nullptr},

@@ -206,10 +206,11 @@ class cambi_algorithm {
     const auto size = [](std::uint32_t w, std::uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); };
     const auto min = static_cast<std::uint32_t>(cambi_model::min_side);
     if (g.enc_w < min && g.enc_h < min)
-      return "cambi needs a luma (or enc_width x enc_height) of at least 216 samples in width or height, as "
-             "libvmaf; the encode is " + size(g.enc_w, g.enc_h);
+      return "cambi needs at least 216 luma samples in width or height (libvmaf refuses smaller encodes); the "
+             "encode is " + size(g.enc_w, g.enc_h) + " (use a larger input)";
     if (g.src_w < min && g.src_h < min)
-      return "cambi needs src_width or src_height of at least 216, as libvmaf; the source is " + size(g.src_w, g.src_h);
+      return "cambi needs src_width or src_height of at least 216 (libvmaf refuses smaller sources); the source is " +
+             size(g.src_w, g.src_h);
     if ((g.src_w > g.enc_w && g.src_h < g.enc_h) || (g.src_w < g.enc_w && g.src_h > g.enc_h))
       return "cambi: the source (" + size(g.src_w, g.src_h) + ") must not be wider and shorter, or narrower and "
              "taller, than the encode (" + size(g.enc_w, g.enc_h) + "), as in libvmaf";
