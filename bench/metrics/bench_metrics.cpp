@@ -72,11 +72,17 @@ void run_scorer(benchmark::State& state, const resolution& r, const std::vector<
 const std::vector<std::string> all_five = {"psnr", "float_psnr", "float_ssim", "float_ms_ssim", "psnr_hvs"};
 // libvmaf's float features and ciede (issue #19), one thread through the scorer (float_motion is temporal).
 const std::vector<std::string> float_features = {"float_motion", "float_vif", "float_adm", "float_moment", "ciede"};
+// VMAF v1's SpEED features (issue #18), one thread through the scorer (speed_temporal is temporal).
+const std::vector<std::string> speed_features = {"speed_chroma", "speed_temporal"};
 
 [[maybe_unused]] const bool registered = [] {
   for (const auto& r : vqm::bench::cpu_resolutions) {
     for (const auto& m : all_five)
       benchmark::RegisterBenchmark((m + "/cpu/" + r.name).c_str(), [&r, m](benchmark::State& s) { run_metrics(s, r, {m}); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    for (const auto& m : speed_features)
+      benchmark::RegisterBenchmark((m + "/cpu/" + r.name).c_str(), [&r, m](benchmark::State& s) { run_scorer(s, r, {m}, 1); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     for (const auto& m : float_features)

@@ -4,6 +4,7 @@
 // option parsing and output names, and the inputs vqm refuses where libvmaf fails or crashes.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -136,6 +137,35 @@ TEST(speed_cpu, prescale_methods_match_libvmaf) {
   EXPECT_GT(compared, 250u);
   EXPECT_GE(refused, 5u);
   std::printf("[ speed ] %zu prescaled values compared with libvmaf, %zu refusals\n", compared, refused);
+}
+
+// Options no %.17g reference covers (weight modes 1-4 and 6, kernel scales, speed_use_ref_diff, the
+// temporal prescale, an uncapped speed_temporal) against libvmaf's stock %.6f output
+// (tests/data/speed_options.json): the names exactly, the values to libvmaf's six decimals.
+TEST(speed_cpu, other_options_match_libvmaf_to_six_decimals) {
+  const auto j = load_json(std::string(VQM_TEST_DATA_DIR) + "/speed_options.json");
+  std::size_t compared = 0;
+  for (const auto& run : j.at("runs")) {
+    nlohmann::json pair;
+    pair["pair"] = run.at("distorted");
+    pair["reference"]["file"] = run.at("reference");
+    pair["distorted"]["file"] = run.at("distorted");
+    const auto what = run.at("feature").get<std::string>() + "=" + run.at("options").get<std::string>();
+    const auto got = measure(pair, {{run.at("feature").get<std::string>(), run.at("options").get<std::string>()}});
+    const auto& frames = run.at("frames");
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      ASSERT_EQ(frames[i].size(), got.size()) << what;
+      for (const auto& [name, v] : frames[i].items()) {
+        const auto it = got.find(name);
+        ASSERT_NE(it, got.end()) << what << ": vqm has no output named " << name;
+        char six[64];
+        std::snprintf(six, sizeof six, "%.6f", it->second.at(i));
+        EXPECT_EQ(six, v.get<std::string>()) << what << " " << name << " frame " << i;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 150u);
 }
 
 TEST(speed_cpu, options_and_output_names) {

@@ -19,22 +19,6 @@
 
 namespace vqm::cpu::speed_detail {
 
-// get_1d_gaussian_kernel: taps f32(exp(...)) / f32(1/(σ·sqrt(2π))), divided by their binary32 sum.
-[[nodiscard]] inline std::vector<float> gaussian(int n, float sd) {
-  const double two_pi = 2 * 3.14159265358979323846;
-  std::vector<float> t(static_cast<std::size_t>(n));
-  float sum = 0;
-  for (int i = 0; i < n; ++i) {
-    const float x = static_cast<float>(i - (n - 1) / 2);
-    const auto num = static_cast<float>(std::exp(-0.5 * x / sd * x / sd));
-    const auto den = static_cast<float>(1 / (sd * std::sqrt(two_pi)));
-    t[static_cast<std::size_t>(i)] = num / den;
-    sum += t[static_cast<std::size_t>(i)];
-  }
-  for (auto& v : t) v /= sum;
-  return t;
-}
-
 [[nodiscard]] inline int mirror(int t, int n) noexcept { return t < 0 ? -t : (t >= n ? 2 * n - t - 2 : t); }
 
 // The statistics of one band-passed image: per block entropy and variance, and whether it was singular.
@@ -55,7 +39,8 @@ struct workspace {
     if (q.kernelscale != kernelscale || antialias.empty()) {
       kernelscale = q.kernelscale;
       const int wa = fvif::filter_width(1, q.kernelscale);
-      antialias = gaussian(wa, static_cast<float>(std::sqrt(4.0) * wa / 5.0f));
+      // speed_get_antialias_filter: the scale-1 width, σ = (f32)(sqrt(4)·width / 5) (double).
+      antialias = fvif::gaussian_taps(wa, static_cast<float>(std::sqrt(4.0) * wa / 5.0f));
       local = fvif::filter_taps(4, q.kernelscale);
     }
     if (q.resample && (q.scaled_width != q.width || q.scaled_height != q.height))

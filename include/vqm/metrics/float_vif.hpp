@@ -46,12 +46,10 @@ namespace fvif {
   return std::max(c % 2 == 0 ? c + 1 : c, 3);
 }
 
-// libvmaf's taps, computed at run time in its mixed float/double order: pdf(i) = f32(exp(−0.5·x/σ·x/σ))
-// / f32(1/(σ·sqrt(2π))) in binary32 (x, σ binary32, the rest double), then each divided by their binary32
-// sum (added in order). σ = width / 5 in binary32.
-[[nodiscard]] inline std::vector<float> filter_taps(int scale, float kernelscale) {
-  const int n = filter_width(scale, kernelscale);
-  const float sd = static_cast<float>(n) / 5.0f;
+// libvmaf's get_1d_gaussian_kernel, computed at run time in its mixed float/double order: pdf(i) =
+// f32(exp(−0.5·x/σ·x/σ)) / f32(1/(σ·sqrt(2π))) in binary32 (x, σ binary32, the rest double), then each
+// divided by their binary32 sum (added in order). n taps, n odd.
+[[nodiscard]] inline std::vector<float> gaussian_taps(int n, float sd) {
   const double two_pi = 2 * 3.14159265358979323846;
   std::vector<float> t(static_cast<std::size_t>(n));
   float sum = 0;
@@ -64,6 +62,12 @@ namespace fvif {
   }
   for (auto& v : t) v /= sum;
   return t;
+}
+
+// libvmaf's taps of a scale (vif_get_filter): σ = width / 5 in binary32.
+[[nodiscard]] inline std::vector<float> filter_taps(int scale, float kernelscale) {
+  const int n = filter_width(scale, kernelscale);
+  return gaussian_taps(n, static_cast<float>(n) / 5.0f);
 }
 
 // libvmaf's accepted kernel scales (vif_tools.h), binary32; a value within 1e−3 of one passes (fabsf of
