@@ -219,15 +219,17 @@ TEST(VmafModel, CliEdgeCasesAreBitExact) {
 
 TEST(VmafModel, BuiltinModelFacts) {
   const auto versions = vqm::vmaf::builtin_versions();
-  EXPECT_EQ(versions.size(), 5u);
+  EXPECT_EQ(versions.size(), 9u);
   for (auto v : versions) {
     const model m = vqm::vmaf::builtin_model(v);
     ASSERT_EQ(m.features().size(), 6u) << v;
-    EXPECT_EQ(m.features()[0].name, "VMAF_integer_feature_adm2_score");
-    EXPECT_EQ(m.features()[1].name, "VMAF_integer_feature_motion2_score");
-    EXPECT_EQ(m.features()[1].extractor, "motion");
-    EXPECT_EQ(m.features()[5].extractor, "vif");
-    EXPECT_EQ(m.is_collection(), v == "vmaf_b_v0.6.3");
+    const bool fl = v.starts_with("vmaf_float_");  // the float models read the float features
+    EXPECT_EQ(m.features()[0].name, fl ? "VMAF_feature_adm2_score" : "VMAF_integer_feature_adm2_score");
+    EXPECT_EQ(m.features()[1].name, fl ? "VMAF_feature_motion2_score" : "VMAF_integer_feature_motion2_score");
+    EXPECT_EQ(m.features()[0].extractor, fl ? "float_adm" : "adm");
+    EXPECT_EQ(m.features()[1].extractor, fl ? "float_motion" : "motion");
+    EXPECT_EQ(m.features()[5].extractor, fl ? "float_vif" : "vif");
+    EXPECT_EQ(m.is_collection(), v == "vmaf_b_v0.6.3" || v == "vmaf_float_b_v0.6.3");
     // The embedded text is the file in the source tree.
     EXPECT_EQ(vqm::vmaf::builtin_model_text(v),
               read_text(data_dir() + "/../../include/vqm/vmaf/models/" + std::string(v) + ".json"));
@@ -268,7 +270,8 @@ TEST(VmafModel, Aliases) {
   EXPECT_EQ(alias_of("VMAF_integer_feature_vif_scale3_score"), "integer_vif_scale3");
   EXPECT_EQ(alias_of("whatever"), "whatever");
   EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_integer_feature_motion3_score"), "motion");
-  EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_feature_adm2_score"), "");
+  EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_feature_adm2_score"), "float_adm");
+  EXPECT_EQ(vqm::vmaf::extractor_of("VMAF_feature_made_up_score"), "");
   EXPECT_EQ(vqm::vmaf::printed_name("VMAF_integer_feature_motion_sad_score", "_mffw"),
             "VMAF_integer_feature_motion_sad_score_mffw");
 }
@@ -354,8 +357,8 @@ TEST(VmafModel, LoaderErrors) {
   expect_model_error("{}", "neither a model_dict");
   expect_model_error(replace(t, "\"LIBSVMNUSVR\"", "\"XGBOOST\""), "unknown model_type 'XGBOOST'");
   expect_model_error(replace(t, "\"linear_rescale\"", "\"clip_0to1\""), "unknown norm_type 'clip_0to1'");
-  expect_model_error(replace(t, "\"VMAF_integer_feature_adm2_score\"", "\"VMAF_feature_adm2_score\""),
-                     "feature VMAF_feature_adm2_score is not available");
+  expect_model_error(replace(t, "\"VMAF_integer_feature_adm2_score\"", "\"VMAF_feature_made_up_score\""),
+                     "feature VMAF_feature_made_up_score is not available");
   expect_model_error(replace(t, "svm_type nu_svr", "svm_type nu_svr\\nfoo 1"), "unknown key 'foo'");
   expect_model_error(replace(t, "kernel_type rbf", "kernel_type linear"), "kernel_type linear");
   expect_model_error(replace(t, "total_sv 211", "total_sv 212"), "total_sv is 212");
@@ -367,7 +370,8 @@ TEST(VmafModel, LoaderErrors) {
   } catch (const vqm::error& e) {
     EXPECT_EQ(std::string(e.what()),
               "unknown VMAF model version 'vmaf_v9' (built in: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, "
-              "vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3)");
+              "vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3, vmaf_float_v0.6.1, vmaf_float_v0.6.1neg, "
+              "vmaf_float_4k_v0.6.1, vmaf_float_b_v0.6.3)");
   }
   try {
     (void)vqm::vmaf::model_from_file("/nonexistent/m.json");
@@ -414,6 +418,57 @@ TEST(VmafModel, KnotRules) {
   EXPECT_EQ(t.apply(55.0), 55.0);
   t.knots.clear();
   EXPECT_EQ(t.apply(55.0), 55.0);
+}
+
+
+// The printed name of a float model feature: the float models set no option but the gain limits (egl).
+std::string float_printed_key(const vqm::vmaf::model_feature& f) {
+  std::string suffix;
+  for (const auto& [k, v] : f.options.items())
+    if ((k == "adm_enhn_gain_limit" || k == "vif_enhn_gain_limit") && std::atof(v.c_str()) != 100.0)
+      suffix += "_egl_" + vqm::detail::format_g(std::atof(v.c_str()));
+  return vqm::vmaf::printed_name(f.name, suffix);
+}
+
+// The float models (libvmaf 3.2.0 ran them for tests/data/reference-vmaf-v1): every prediction from
+// libvmaf's own feature values, bit for bit; their feature names resolve to float_adm, float_motion and
+// float_vif.
+TEST(VmafModel, FloatModelPredictionsAreBitExact) {
+  std::size_t compared = 0, runs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(data_dir() + "/reference-vmaf-v1")) {
+    if (e.path().extension() != ".json" || e.path().stem() == "manifest") continue;
+    const auto j = vqm::test::load_json(e.path().string());
+    for (const char* version : {"vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg", "vmaf_float_4k_v0.6.1", "vmaf_float_b_v0.6.3"}) {
+      const auto key = std::string("model[") + version + "]";
+      if (!j.at("features").contains(key)) continue;
+      const auto& run = j.at("features").at(key);
+      if (run.at("status") != "ok") continue;
+      ++runs;
+      const auto& metrics = run.at("metrics");
+      const model m = vqm::vmaf::builtin_model(version);
+      std::vector<std::string> keys;
+      for (const auto& f : m.features()) {
+        EXPECT_TRUE(f.extractor.starts_with("float_")) << version << " " << f.name;
+        keys.push_back(float_printed_key(f));
+      }
+      const auto names = m.output_names();
+      const std::size_t frames = metrics.at("vmaf").size();
+      for (std::size_t i = 0; i < frames; ++i) {
+        const auto out = predict_all(m, keys, [&](const std::string& k) {
+          return vqm::test::to_double(metrics.at(k).at(i));
+        });
+        for (const auto& n : names) {
+          ASSERT_TRUE(metrics.contains(n)) << e.path() << " " << key << " has no " << n;
+          const double want = vqm::test::to_double(metrics.at(n).at(i));
+          EXPECT_TRUE(vqm::test::same(out.at(n), want))
+              << e.path().stem() << " " << key << " " << n << "[" << i << "]: " << out.at(n) << " vs " << want;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(runs, 104u);  // 26 pairs x 4 models
+  std::printf("compared %zu predicted values in %zu float model runs\n", compared, runs);
 }
 
 }  // namespace

@@ -149,6 +149,7 @@ class float_adm_algorithm {
     // numden_limit of compute_adm: 1e−10 · (w·h, a C int) / (1920·1080).
     limit_ = 1e-10 * static_cast<double>(static_cast<int>(f.width * f.height)) / (1920.0 * 1080.0);
     names_ = printed_names(provided, options_suffix(o));
+    names_[outputs] = "adm";  // not among libvmaf's provided_features: printed without the suffix
     if (!o.debug) names_.resize(outputs);
   }
 
