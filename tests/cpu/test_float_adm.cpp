@@ -130,6 +130,20 @@ TEST(float_adm_cpu, options_vqm_does_not_reproduce_or_libvmaf_refuses) {
   EXPECT_THROW((void)adm_opts("adm_rcp=arm"), error);
   EXPECT_EQ(adm_opts("adm_rcp=intel").adm_rcp, 2);
   EXPECT_EQ(adm_opts("").adm_rcp, 0);  // host
+  try {
+    (void)adm_opts("adm_rcp=1");  // a choice is given by name
+    ADD_FAILURE() << "adm_rcp=1 accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("expected one of host, amd, intel, exact"), std::string::npos) << e.what();
+  }
+  const auto d = describe_options<float_adm_options>().back();
+  EXPECT_EQ(d.name, "adm_rcp");
+  EXPECT_EQ(d.alias, "");  // never renames an output
+  EXPECT_EQ(d.type, "choice");
+  EXPECT_EQ(d.default_value, "host");
+  EXPECT_EQ(d.range, "host, amd, intel, exact");
+  EXPECT_EQ(options_suffix(adm_opts("adm_rcp=amd")), "");
+  EXPECT_EQ(options_suffix(adm_opts("adm_rcp=amd:adm_enhn_gain_limit=1")), "_egl_1");
 }
 
 TEST(float_adm_cpu, output_names_carry_libvmaf_suffixes_and_adm_rcp_none) {

@@ -160,7 +160,8 @@ template <class O, class T>
       std::string list;
       for (int i = 0; i <= static_cast<int>(o.max); ++i) {
         if (text == o.choices[i]) return static_cast<T>(i);
-        list += (i ? ", " : "") + std::string(o.choices[i]);
+        if (i) list += ", ";
+        list += o.choices[i];
       }
       throw fail("one of " + list);
     }
@@ -236,7 +237,10 @@ template <OptionTable O>
     if constexpr (std::same_as<T, int>) {
       if (e.choices) {
         std::string names;
-        for (int i = 0; i <= e.max; ++i) names += (i ? "|" : "") + std::string(e.choices[i]);
+        for (int i = 0; i <= e.max; ++i) {  // appended piece by piece (GCC 12 -Wrestrict, see options_suffix)
+          if (i) names += ", ";
+          names += e.choices[i];
+        }
         out.push_back({std::string(e.name), std::string(e.alias), "choice",
                        std::string(e.choices[def.*e.member]), names, std::string(e.help)});
         return;
