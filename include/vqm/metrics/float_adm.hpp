@@ -26,6 +26,7 @@ struct float_adm_request {
   float factor[4][3] = {};         // the CSF weights of each scale, bands (h, v, d)
   double enhn_gain_limit = 100.0;  // adm_enhn_gain_limit (a double in the decoupling)
   double noise_weight = 0.03125;   // adm_noise_weight
+  double p_norm = 3.0;             // adm_p_norm
   bool bypass_cm = false;          // adm_bypass_cm: no contrast-masking threshold
   bool skip_scale0 = false;        // adm_skip_scale0: scale 0 computes the DWT's band a only
   const fadm::rcp_table* rcp = nullptr;  // the RCPSS table libvmaf divides with; null: exact division
@@ -77,7 +78,7 @@ struct float_adm_options {
         number("adm_csf_mode", &o::adm_csf_mode, 0, 9, "contrast sensitivity function (0 Watson only)", "csf"),
         number("adm_bypass_cm", &o::adm_bypass_cm, 0, 1, "1: no contrast masking", "bcm"),
         flag("adm_adm3_apply_hm", &o::adm_adm3_apply_hm, "adm3 as the harmonic mean of adm2 and aim", "aah"),
-        number("adm_p_norm", &o::adm_p_norm, 1.0, 20.0, "p-norm of the energies (3 only)", "apn"),
+        number("adm_p_norm", &o::adm_p_norm, 1.0, 20.0, "p-norm of the energies", "apn"),
         number("adm_dlm_weight", &o::adm_dlm_weight, 0.0, 1.0, "weight of adm2 in adm3 (the rest: 1 - aim)", "dlmw"),
         number("adm_min_val", &o::adm_min_val, 0.0, 1.0, "lower bound of adm3", "min"),
         number("adm_f1s0", &o::adm_f1s0, -1.0, 10.0, "h/v CSF weight of scale 0 (-1: the model's)", "f1s0"),
@@ -122,9 +123,6 @@ class float_adm_algorithm {
     if (o.adm_csf_mode != 0)
       return "float_adm supports adm_csf_mode=0 (Watson) only, not " + std::to_string(o.adm_csf_mode) +
              " (vqm does not reproduce libvmaf's other CSFs for float_adm yet)";
-    if (o.adm_p_norm != 3.0)
-      return "float_adm supports adm_p_norm=3 only, not " + detail::format_g(o.adm_p_norm) +
-             " (vqm does not reproduce libvmaf's powf path yet)";
     return {};
   }
 
@@ -143,6 +141,7 @@ class float_adm_algorithm {
     }
     request_.enhn_gain_limit = o.adm_enhn_gain_limit;
     request_.noise_weight = o.adm_noise_weight;
+    request_.p_norm = o.adm_p_norm;
     request_.bypass_cm = o.adm_bypass_cm != 0;
     request_.skip_scale0 = o.adm_skip_scale0;
     request_.rcp = fadm::table_for(static_cast<fadm::rcp_source>(o.adm_rcp));
