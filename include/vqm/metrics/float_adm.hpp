@@ -75,7 +75,7 @@ struct float_adm_options {
         number("adm_csf_scale", &o::adm_csf_scale, 0.0, 50.0, "Barten csf scale (h/v)", "scf"),
         number("adm_csf_diag_scale", &o::adm_csf_diag_scale, 0.0, 50.0, "Barten csf scale (diagonal)", "scfd"),
         number("adm_ref_display_height", &o::adm_ref_display_height, 1, 4320, "display height in pixels", "rdf"),
-        number("adm_csf_mode", &o::adm_csf_mode, 0, 9, "contrast sensitivity function (0 Watson only)", "csf"),
+        number("adm_csf_mode", &o::adm_csf_mode, 0, 9, "contrast sensitivity: 0 Watson, 1 Barten", "csf"),
         number("adm_bypass_cm", &o::adm_bypass_cm, 0, 1, "1: no contrast masking", "bcm"),
         flag("adm_adm3_apply_hm", &o::adm_adm3_apply_hm, "adm3 as the harmonic mean of adm2 and aim", "aah"),
         number("adm_p_norm", &o::adm_p_norm, 1.0, 20.0, "p-norm of the energies", "apn"),
@@ -120,8 +120,8 @@ class float_adm_algorithm {
     if (f.width < 17 || f.height < 17)
       return "float_adm needs a luma plane of at least 17x17 (libvmaf reads outside its buffers below), the input is " +
              std::to_string(f.width) + "x" + std::to_string(f.height) + " (use a larger input)";
-    if (o.adm_csf_mode != 0)
-      return "float_adm supports adm_csf_mode=0 (Watson) only, not " + std::to_string(o.adm_csf_mode) +
+    if (o.adm_csf_mode != 0 && o.adm_csf_mode != 1)
+      return "float_adm supports adm_csf_mode 0 (Watson) and 1 (Barten), not " + std::to_string(o.adm_csf_mode) +
              " (vqm does not reproduce libvmaf's other CSFs for float_adm yet)";
     return {};
   }
@@ -131,9 +131,13 @@ class float_adm_algorithm {
     const double f1[4] = {o.adm_f1s0, o.adm_f1s1, o.adm_f1s2, o.adm_f1s3};
     const double f2[4] = {o.adm_f2s0, o.adm_f2s1, o.adm_f2s2, o.adm_f2s3};
     for (int s = 0; s < 4; ++s) {
-      // adm_tools.c: 1 / dwt_quant_step (Watson, the integer adm's factors), then the per-scale overrides.
-      float hv = adm_csf::watson(s, 1, o.adm_norm_view_dist, o.adm_ref_display_height);
-      float d = adm_csf::watson(s, 2, o.adm_norm_view_dist, o.adm_ref_display_height);
+      // adm_tools.c: mode 0 1 / dwt_quant_step (Watson), mode 1 barten_csf at 100 cd/m² times the (diagonal)
+      // scale — the integer adm's factors (SPEC-vmaf §6.1, §12.1); then the per-scale overrides.
+      const double nvd = o.adm_norm_view_dist;
+      const int rdh = o.adm_ref_display_height;
+      const bool barten = o.adm_csf_mode == 1;
+      float hv = barten ? adm_csf::barten(s, nvd, rdh, o.adm_csf_scale) : adm_csf::watson(s, 1, nvd, rdh);
+      float d = barten ? adm_csf::barten(s, nvd, rdh, o.adm_csf_diag_scale) : adm_csf::watson(s, 2, nvd, rdh);
       if (f1[s] >= 0) hv = static_cast<float>(f1[s]);
       if (f2[s] >= 0) d = static_cast<float>(f2[s]);
       request_.factor[s][0] = request_.factor[s][1] = hv;
