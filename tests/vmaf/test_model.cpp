@@ -478,4 +478,55 @@ TEST(VmafModel, KnotRules) {
   EXPECT_EQ(t.apply(55.0), 55.0);
 }
 
+
+// The printed name of a float model feature: the float models set no option but the gain limits (egl).
+std::string float_printed_key(const vqm::vmaf::model_feature& f) {
+  std::string suffix;
+  for (const auto& [k, v] : f.options.items())
+    if ((k == "adm_enhn_gain_limit" || k == "vif_enhn_gain_limit") && std::atof(v.c_str()) != 100.0)
+      suffix += "_egl_" + vqm::detail::format_g(std::atof(v.c_str()));
+  return vqm::vmaf::printed_name(f.name, suffix);
+}
+
+// The float models (libvmaf 3.2.0 ran them for tests/data/reference-vmaf-v1): every prediction from
+// libvmaf's own feature values, bit for bit; their feature names resolve to float_adm, float_motion and
+// float_vif.
+TEST(VmafModel, FloatModelPredictionsAreBitExact) {
+  std::size_t compared = 0, runs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(data_dir() + "/reference-vmaf-v1")) {
+    if (e.path().extension() != ".json" || e.path().stem() == "manifest") continue;
+    const auto j = vqm::test::load_json(e.path().string());
+    for (const char* version : {"vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg", "vmaf_float_4k_v0.6.1", "vmaf_float_b_v0.6.3"}) {
+      const auto key = std::string("model[") + version + "]";
+      if (!j.at("features").contains(key)) continue;
+      const auto& run = j.at("features").at(key);
+      if (run.at("status") != "ok") continue;
+      ++runs;
+      const auto& metrics = run.at("metrics");
+      const model m = vqm::vmaf::builtin_model(version);
+      std::vector<std::string> keys;
+      for (const auto& f : m.features()) {
+        EXPECT_TRUE(f.extractor.starts_with("float_")) << version << " " << f.name;
+        keys.push_back(float_printed_key(f));
+      }
+      const auto names = m.output_names();
+      const std::size_t frames = metrics.at("vmaf").size();
+      for (std::size_t i = 0; i < frames; ++i) {
+        const auto out = predict_all(m, keys, [&](const std::string& k) {
+          return vqm::test::to_double(metrics.at(k).at(i));
+        });
+        for (const auto& n : names) {
+          ASSERT_TRUE(metrics.contains(n)) << e.path() << " " << key << " has no " << n;
+          const double want = vqm::test::to_double(metrics.at(n).at(i));
+          EXPECT_TRUE(vqm::test::same(out.at(n), want))
+              << e.path().stem() << " " << key << " " << n << "[" << i << "]: " << out.at(n) << " vs " << want;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(runs, 104u);  // 26 pairs x 4 models
+  std::printf("compared %zu predicted values in %zu float model runs\n", compared, runs);
+}
+
 }  // namespace

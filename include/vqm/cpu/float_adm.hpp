@@ -180,15 +180,25 @@ inline void csf(const hvd& src, const float* factor, hvd& val, hvd& flt) {
       }
 }
 
-// noise floor of adm_tools.c's get_noise_constant: powf(f32(w·h·weight), f32(1/3)).
-[[nodiscard]] inline float noise(int w, int h, double weight) noexcept {
-  return adm_csf::powf(static_cast<float>(static_cast<double>(w * h) * weight), adm_csf::third);
+// The p-norm's power and root: x·x·x and f32(1/3) at p = 3 (libvmaf's fast path), else powf(x, f32(p)) and
+// f32(1/p) (libvmaf passes the double p and 1.0f/p, a double, to powf).
+struct pnorm {
+  double p = 3.0;
+  [[nodiscard]] float power(float x) const noexcept {
+    return p == 3.0 ? x * x * x : adm_csf::powf(x, static_cast<float>(p));
+  }
+  [[nodiscard]] float root(float x) const noexcept { return adm_csf::powf(x, static_cast<float>(1.0 / p)); }
+};
+
+// noise floor of adm_tools.c's get_noise_constant: powf(f32(w·h·weight), f32(1/p)).
+[[nodiscard]] inline float noise(int w, int h, double weight, const pnorm& pn) noexcept {
+  return pn.root(static_cast<float>(static_cast<double>(w * h) * weight));
 }
 
 // adm_cm_s: per pixel the masking threshold of the masker (its 3×3 flt neighbours and 1/15 of its own
 // |val|, per band, mirrored at the edges), then Σ max(|factor·x| − thr, 0)³ per band, rows summed first.
 [[nodiscard]] inline float cm(const hvd& src, const hvd& mval, const hvd& mflt, const float* factor, double nw,
-                              bool bypass) {
+                              bool bypass, const pnorm& pn) {
   const int w = src.p[0].w, h = src.p[0].h;
   const region g = border(w, h);
   float acc[3] = {0, 0, 0};
@@ -215,19 +225,19 @@ inline void csf(const hvd& src, const float* factor, hvd& val, hvd& flt) {
       for (int k = 0; k < 3; ++k) {
         float x = std::fabs(src.p[k].at(i, j) * factor[k]) - thr;
         x = x < 0.0f ? 0.0f : x;
-        inner[k] += x * x * x;
+        inner[k] += pn.power(x);
       }
     }
     for (int k = 0; k < 3; ++k) acc[k] += inner[k];
   }
-  const float n = noise(g.right - g.left, g.bottom - g.top, nw);
+  const float n = noise(g.right - g.left, g.bottom - g.top, nw, pn);
   float s[3];
-  for (int k = 0; k < 3; ++k) s[k] = adm_csf::powf(acc[k], adm_csf::third) + n;
+  for (int k = 0; k < 3; ++k) s[k] = pn.root(acc[k]) + n;
   return s[0] + s[1] + s[2];
 }
 
 // adm_csf_den_scale_s: Σ |factor·o|³ of the reference bands over the border region.
-[[nodiscard]] inline float den(const bands& ref, const float* factor, double nw) {
+[[nodiscard]] inline float den(const bands& ref, const float* factor, double nw, const pnorm& pn) {
   const int w = ref.b[1].w, h = ref.b[1].h;
   const region g = border(w, h);
   float acc[3] = {0, 0, 0};
@@ -235,14 +245,13 @@ inline void csf(const hvd& src, const float* factor, hvd& val, hvd& flt) {
     float inner[3] = {0, 0, 0};
     for (int j = g.left; j < g.right; ++j)
       for (int k = 0; k < 3; ++k) {
-        const float a = std::fabs(factor[k] * ref.b[k + 1].at(i, j));
-        inner[k] += a * a * a;
+        inner[k] += pn.power(std::fabs(factor[k] * ref.b[k + 1].at(i, j)));
       }
     for (int k = 0; k < 3; ++k) acc[k] += inner[k];
   }
-  const float n = noise(g.right - g.left, g.bottom - g.top, nw);
+  const float n = noise(g.right - g.left, g.bottom - g.top, nw, pn);
   float s[3];
-  for (int k = 0; k < 3; ++k) s[k] = adm_csf::powf(acc[k], adm_csf::third) + n;
+  for (int k = 0; k < 3; ++k) s[k] = pn.root(acc[k]) + n;
   return s[0] + s[1] + s[2];
 }
 
@@ -277,11 +286,12 @@ struct workspace {
     } else {
       const float* f = q.factor[s];
       decouple(ws.ref, ws.dis, ws.r, ws.a, q.enhn_gain_limit, q.rcp);
-      out.den[s] = den(ws.ref, f, q.noise_weight);
+      const pnorm pn{q.p_norm};
+      out.den[s] = den(ws.ref, f, q.noise_weight, pn);
       csf(ws.a, f, ws.val, ws.flt);
-      out.num[s] = cm(ws.r, ws.val, ws.flt, f, q.noise_weight, q.bypass_cm);
+      out.num[s] = cm(ws.r, ws.val, ws.flt, f, q.noise_weight, q.bypass_cm, pn);
       csf(ws.r, f, ws.val, ws.flt);
-      out.aim[s] = cm(ws.a, ws.val, ws.flt, f, 0.0, q.bypass_cm);
+      out.aim[s] = cm(ws.a, ws.val, ws.flt, f, 0.0, q.bypass_cm, pn);
     }
     std::swap(ws.pic[0].v, ws.ref.b[0].v);
     std::swap(ws.pic[1].v, ws.dis.b[0].v);

@@ -26,6 +26,7 @@ struct float_adm_request {
   float factor[4][3] = {};         // the CSF weights of each scale, bands (h, v, d)
   double enhn_gain_limit = 100.0;  // adm_enhn_gain_limit (a double in the decoupling)
   double noise_weight = 0.03125;   // adm_noise_weight
+  double p_norm = 3.0;             // adm_p_norm
   bool bypass_cm = false;          // adm_bypass_cm: no contrast-masking threshold
   bool skip_scale0 = false;        // adm_skip_scale0: scale 0 computes the DWT's band a only
   const fadm::rcp_table* rcp = nullptr;  // the RCPSS table libvmaf divides with; null: exact division
@@ -74,10 +75,10 @@ struct float_adm_options {
         number("adm_csf_scale", &o::adm_csf_scale, 0.0, 50.0, "Barten csf scale (h/v)", "scf"),
         number("adm_csf_diag_scale", &o::adm_csf_diag_scale, 0.0, 50.0, "Barten csf scale (diagonal)", "scfd"),
         number("adm_ref_display_height", &o::adm_ref_display_height, 1, 4320, "display height in pixels", "rdf"),
-        number("adm_csf_mode", &o::adm_csf_mode, 0, 9, "contrast sensitivity function (0 Watson only)", "csf"),
+        number("adm_csf_mode", &o::adm_csf_mode, 0, 9, "contrast sensitivity: 0 Watson, 1 Barten", "csf"),
         number("adm_bypass_cm", &o::adm_bypass_cm, 0, 1, "1: no contrast masking", "bcm"),
         flag("adm_adm3_apply_hm", &o::adm_adm3_apply_hm, "adm3 as the harmonic mean of adm2 and aim", "aah"),
-        number("adm_p_norm", &o::adm_p_norm, 1.0, 20.0, "p-norm of the energies (3 only)", "apn"),
+        number("adm_p_norm", &o::adm_p_norm, 1.0, 20.0, "p-norm of the energies", "apn"),
         number("adm_dlm_weight", &o::adm_dlm_weight, 0.0, 1.0, "weight of adm2 in adm3 (the rest: 1 - aim)", "dlmw"),
         number("adm_min_val", &o::adm_min_val, 0.0, 1.0, "lower bound of adm3", "min"),
         number("adm_f1s0", &o::adm_f1s0, -1.0, 10.0, "h/v CSF weight of scale 0 (-1: the model's)", "f1s0"),
@@ -119,12 +120,9 @@ class float_adm_algorithm {
     if (f.width < 17 || f.height < 17)
       return "float_adm needs a luma plane of at least 17x17 (libvmaf reads outside its buffers below), the input is " +
              std::to_string(f.width) + "x" + std::to_string(f.height) + " (use a larger input)";
-    if (o.adm_csf_mode != 0)
-      return "float_adm supports adm_csf_mode=0 (Watson) only, not " + std::to_string(o.adm_csf_mode) +
+    if (o.adm_csf_mode != 0 && o.adm_csf_mode != 1)
+      return "float_adm supports adm_csf_mode 0 (Watson) and 1 (Barten), not " + std::to_string(o.adm_csf_mode) +
              " (vqm does not reproduce libvmaf's other CSFs for float_adm yet)";
-    if (o.adm_p_norm != 3.0)
-      return "float_adm supports adm_p_norm=3 only, not " + detail::format_g(o.adm_p_norm) +
-             " (vqm does not reproduce libvmaf's powf path yet)";
     return {};
   }
 
@@ -133,9 +131,13 @@ class float_adm_algorithm {
     const double f1[4] = {o.adm_f1s0, o.adm_f1s1, o.adm_f1s2, o.adm_f1s3};
     const double f2[4] = {o.adm_f2s0, o.adm_f2s1, o.adm_f2s2, o.adm_f2s3};
     for (int s = 0; s < 4; ++s) {
-      // adm_tools.c: 1 / dwt_quant_step (Watson, the integer adm's factors), then the per-scale overrides.
-      float hv = adm_csf::watson(s, 1, o.adm_norm_view_dist, o.adm_ref_display_height);
-      float d = adm_csf::watson(s, 2, o.adm_norm_view_dist, o.adm_ref_display_height);
+      // adm_tools.c: mode 0 1 / dwt_quant_step (Watson), mode 1 barten_csf at 100 cd/m² times the (diagonal)
+      // scale — the integer adm's factors (SPEC-vmaf §6.1, §12.1); then the per-scale overrides.
+      const double nvd = o.adm_norm_view_dist;
+      const int rdh = o.adm_ref_display_height;
+      const bool barten = o.adm_csf_mode == 1;
+      float hv = barten ? adm_csf::barten(s, nvd, rdh, o.adm_csf_scale) : adm_csf::watson(s, 1, nvd, rdh);
+      float d = barten ? adm_csf::barten(s, nvd, rdh, o.adm_csf_diag_scale) : adm_csf::watson(s, 2, nvd, rdh);
       if (f1[s] >= 0) hv = static_cast<float>(f1[s]);
       if (f2[s] >= 0) d = static_cast<float>(f2[s]);
       request_.factor[s][0] = request_.factor[s][1] = hv;
@@ -143,6 +145,7 @@ class float_adm_algorithm {
     }
     request_.enhn_gain_limit = o.adm_enhn_gain_limit;
     request_.noise_weight = o.adm_noise_weight;
+    request_.p_norm = o.adm_p_norm;
     request_.bypass_cm = o.adm_bypass_cm != 0;
     request_.skip_scale0 = o.adm_skip_scale0;
     for (std::size_t i = 0; i < std::size(options::rcp_names); ++i)  // the parser took one of them
@@ -150,6 +153,7 @@ class float_adm_algorithm {
     // numden_limit of compute_adm: 1e−10 · (w·h, a C int) / (1920·1080).
     limit_ = 1e-10 * static_cast<double>(static_cast<int>(f.width * f.height)) / (1920.0 * 1080.0);
     names_ = printed_names(provided, options_suffix(o));
+    names_[outputs] = "adm";  // not among libvmaf's provided_features: printed without the suffix
     if (!o.debug) names_.resize(outputs);
   }
 

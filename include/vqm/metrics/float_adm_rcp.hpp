@@ -11,7 +11,8 @@
 
 #include "vqm/tables/adm_rcp.hpp"
 
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+// libvmaf takes the RCPSS path where __SSE2__ is defined (every x86-64 build); so does "host".
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
 #include <xmmintrin.h>
 #define VQM_HAVE_RCPSS 1
 #else
