@@ -11,13 +11,13 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "vqm/concepts/vif_kernel.hpp"
 #include "vqm/tables/vif.hpp"
 #include "vqm/vulkan/buffer.hpp"
 #include "vqm/vulkan/command.hpp"
+#include "vqm/vulkan/detail/request_registry.hpp"
 #include "vqm/vulkan/frame.hpp"
 #include "vqm/vulkan/program.hpp"
 #include "vqm/vulkan/spirv/reduce_u64.hpp"
@@ -82,30 +82,8 @@ struct vif_shared {
 };
 
 // Gain limits seen by this process, so that a program key (an integer) names one: id = 2·index + skip.
-class vif_limits {
- public:
-  static std::uint32_t index(double limit) {
-    auto& r = get();
-    const std::lock_guard lock(r.m_);
-    for (std::size_t i = 0; i < r.seen_.size(); ++i)
-      if (r.seen_[i] == limit) return static_cast<std::uint32_t>(i);
-    r.seen_.push_back(limit);
-    return static_cast<std::uint32_t>(r.seen_.size() - 1);
-  }
-  static double at(std::uint32_t index) {
-    auto& r = get();
-    const std::lock_guard lock(r.m_);
-    return r.seen_.at(index);
-  }
-
- private:
-  static vif_limits& get() {
-    static vif_limits r;
-    return r;
-  }
-  std::mutex m_;
-  std::vector<double> seen_;
-};
+[[nodiscard]] inline bool same_limit(double a, double b) noexcept { return a == b; }
+using vif_limits = request_registry<double, same_limit>;
 
 }  // namespace detail
 
