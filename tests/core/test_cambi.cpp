@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/reference_data.hpp"
+#include "common/six_digit_runs.hpp"
 #include "vqm/cpu.hpp"
 #include "common/test_namespace.hpp"
 
@@ -151,36 +152,7 @@ TEST(cambi, v1_model_options_match_libvmaf) {
 // Options no reference JSON has a run of (enc_/src_ decimation, windows, topk, contrasts, thresholds, pq with
 // vlt): libvmaf's own output at its %.6f (tests/data/cambi_options.json), names included.
 TEST(cambi, options_match_libvmafs_six_digit_output) {
-  const auto six = [](double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6f", v);
-    return std::string(buf);
-  };
-  Cpu cpu;
-  std::size_t compared = 0;
-  const auto j = load_json(std::string(VQM_TEST_DATA_DIR) + "/cambi_options.json");
-  for (const auto& run : j.at("runs")) {
-    const auto ref = read_all(fixture(run.at("reference").get<std::string>()));
-    const auto dis = read_all(fixture(run.at("distorted").get<std::string>()));
-    const auto opts = run.at("options").get<std::string>();
-    std::vector<any_metric<Cpu>> m;
-    m.push_back(make_metric<Cpu>("cambi", option_map::parse(opts), ref.front().format(), compat::libvmaf));
-    const auto names = m.front().names();
-    scorer<Cpu> sc(cpu, std::move(m), compat::libvmaf, 1);
-    const auto& frames = run.at("frames");
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-      auto r = sc.push(ref[i], dis[i]);
-      if (!r) r = sc.pop();
-      ASSERT_TRUE(r.has_value());
-      ASSERT_EQ(names.size(), frames[i].size()) << opts;
-      for (std::size_t k = 0; k < names.size(); ++k) {
-        ASSERT_TRUE(frames[i].contains(names[k])) << opts << ": " << names[k];
-        EXPECT_EQ(six(r->values[k]), six(frames[i].at(names[k]).get<double>())) << opts << " " << names[k];
-        ++compared;
-      }
-    }
-  }
-  EXPECT_EQ(compared, 68u);
+  EXPECT_EQ(compare_six_digit_runs("cambi", "cambi_options.json"), 68u);
 }
 
 }  // namespace VQM_TEST_UNIT

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/reference_data.hpp"
+#include "common/six_digit_runs.hpp"
 #include "vqm/cpu.hpp"
 #include "common/test_namespace.hpp"
 
@@ -16,12 +17,6 @@ namespace vqm::test {
 namespace VQM_TEST_UNIT {
 
 namespace {
-
-std::string six(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6f", v);
-  return buf;
-}
 
 picture_format luma(std::uint32_t w, std::uint32_t h) {
   picture_format f;
@@ -38,36 +33,7 @@ std::string why(std::uint32_t w, std::uint32_t h, const char* opts = "") {
 }  // namespace
 
 TEST(float_vif_cpu, options_match_libvmaf) {
-  const auto j = load_json(std::string(VQM_TEST_DATA_DIR) + "/float_vif_options.json");
-  Cpu cpu;
-  std::size_t compared = 0;
-  for (const auto& run : j.at("runs")) {
-    const auto ref = read_all(fixture(run.at("reference").get<std::string>()));
-    const auto dis = read_all(fixture(run.at("distorted").get<std::string>()));
-    const auto opts = run.at("options").get<std::string>();
-    std::vector<any_metric<Cpu>> m;
-    m.push_back(make_metric<Cpu>("float_vif", option_map::parse(opts), ref.front().format(), compat::libvmaf));
-    const auto names = m.front().names();
-    scorer<Cpu> sc(cpu, std::move(m), compat::libvmaf);
-    const auto& frames = run.at("frames");
-    std::vector<frame_result> results;
-    for (std::size_t i = 0; i < frames.size(); ++i)
-      if (auto r = sc.push(ref[i], dis[i])) results.push_back(std::move(*r));
-    while (auto r = sc.pop()) results.push_back(std::move(*r));
-    ASSERT_EQ(results.size(), frames.size()) << opts;
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-      std::set<std::string> want, have(names.begin(), names.end());
-      for (const auto& [k, v] : frames[i].items()) want.insert(k);
-      EXPECT_EQ(have, want) << opts;
-      for (std::size_t k = 0; k < names.size(); ++k) {
-        if (!frames[i].contains(names[k])) continue;
-        EXPECT_EQ(six(results[i].values[k]), six(frames[i].at(names[k]).get<double>()))
-            << opts << " " << names[k] << " frame " << i;
-        ++compared;
-      }
-    }
-  }
-  EXPECT_EQ(compared, 210u);
+  EXPECT_EQ(compare_six_digit_runs("float_vif", "float_vif_options.json"), 210u);
 }
 
 TEST(float_vif_cpu, sizes_libvmaf_reads_outside_the_picture_at_are_refused) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/reference_data.hpp"
+#include "common/six_digit_runs.hpp"
 #include "vqm/cpu.hpp"
 #include "common/test_namespace.hpp"
 
@@ -158,9 +159,7 @@ TEST(speed_cpu, other_options_match_libvmaf_to_six_decimals) {
       for (const auto& [name, v] : frames[i].items()) {
         const auto it = got.find(name);
         ASSERT_NE(it, got.end()) << what << ": vqm has no output named " << name;
-        char six[64];
-        std::snprintf(six, sizeof six, "%.6f", it->second.at(i));
-        EXPECT_EQ(six, v.get<std::string>()) << what << " " << name << " frame " << i;
+        EXPECT_EQ(six_digits(it->second.at(i)), v.get<std::string>()) << what << " " << name << " frame " << i;
         ++compared;
       }
     }
