@@ -463,6 +463,11 @@ TEST(VmafModel, LoaderErrors) {
   EXPECT_EQ(vqm::vmaf::load_model("version=vmaf_v0.6.1:name=v-1.0_x").name(), "v-1.0_x");
   EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:bogus=1"), vqm::error);
   EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:foo.bar=1"), vqm::error);
+  // Any feature takes overloads: VMAF v1's cambi, float_adm's vqm option adm_rcp.
+  const model v1m = vqm::vmaf::load_model("version=vmaf_v1.0.16_3d0h:cambi.cambi_topk=0.5");
+  EXPECT_EQ(v1m.features()[0].options.items().back(), (std::pair<std::string, std::string>{"cambi_topk", "0.5"}));
+  const model fl = vqm::vmaf::load_model("version=vmaf_float_v0.6.1:float_adm.adm_rcp=intel");
+  EXPECT_EQ(fl.features()[0].options.items().back(), (std::pair<std::string, std::string>{"adm_rcp", "intel"}));
   EXPECT_THROW((void)vqm::vmaf::load_model("name=x"), vqm::error);
   EXPECT_THROW((void)vqm::vmaf::load_model("version=vmaf_v0.6.1:path=x"), vqm::error);
   const model m = vqm::vmaf::builtin_model("vmaf_v0.6.1");

@@ -364,10 +364,10 @@ inline model model::from_json(std::string_view text, std::string_view source, co
   for (const auto& [k, v] : lo.overloads) {
     const auto dot = k.find('.');
     const auto ext = dot == std::string::npos ? std::string_view{} : std::string_view(k).substr(0, dot);
-    if (k == "float_adm.adm_rcp") continue;  // vqm: whose RCPSS the float models' float_adm divides with
-    if (ext != "adm" && ext != "vif" && ext != "motion")
+    if (std::find(metric_names.begin(), metric_names.end(), ext) == metric_names.end())
       throw error(errc::invalid_argument, where + ": bad overload '" + k + "=" + v +
-                                              "' (expected EXTRACTOR.OPTION=VALUE with EXTRACTOR adm, vif or motion)");
+                                              "' (expected EXTRACTOR.OPTION=VALUE with EXTRACTOR one of " +
+                                              metric_name_list() + ")");
   }
   const json::value root = json::parse(text, source);
   if (!root.is_object()) throw error(errc::bad_input, where + ": the top level must be an object");
