@@ -36,10 +36,6 @@ OUT_OF_BOUNDS = {
 }
 
 
-# Which model versions read a feature (--set adds the overload to those): a substring of the version.
-FEATURE_MODELS = {"float_adm": "vmaf_float_"}
-
-
 def value(v):
     return float(v) if not isinstance(v, str) else float(v.replace("inf", "inf"))
 
@@ -63,7 +59,8 @@ class Check:
         print("MISMATCH " + text)
 
     def with_setting(self, extra):
-        """extra with the --set option added to FEATURE's --feature and to the float models' --model."""
+        """extra with the --set option added to FEATURE's --feature and to every --model (as an overload:
+        a model that does not read FEATURE ignores it)."""
         if not self.setting:
             return extra
         feature, option = self.setting.split(".", 1)
@@ -71,7 +68,7 @@ class Check:
         for i in range(1, len(out)):
             if out[i - 1] == "--feature" and out[i].split("=", 1)[0] == feature:
                 out[i] += (":" if "=" in out[i] else "=") + option
-            elif out[i - 1] == "--model" and FEATURE_MODELS.get(feature, "\0") in out[i]:
+            elif out[i - 1] == "--model":
                 out[i] += ":" + self.setting
         return out
 
