@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # FFmpeg's libvmaf filter (vmaf_v0.6.1) on libvmaf 3.2.0 and on vqm's libvmaf.so.3 (Cpu, Vulkan), decode
 # included, beside FFmpeg decoding both inputs alone: wall seconds and frames per second of each run, and
-# each run's pooled VMAF (they must agree). The inputs are a Y4M pair scaled to SIZE and looped to FRAMES.
+# each run's pooled VMAF (they must agree); vqm's runs also print VQM_PROFILE's line (where the time went:
+# vqm's calls, the flush, FFmpeg between the calls). The inputs are a Y4M pair scaled to SIZE and looped to FRAMES.
 #
 #   ffmpeg_speed.sh FFMPEG_DIR VQM_LIB_DIR REF.y4m DIS.y4m WxH FRAMES THREADS [RUNS] [BACKENDS]
 #
@@ -38,6 +39,6 @@ for r in $(seq "$runs"); do
   timed "decode only" X=1 -- -map 0:v -map 1:v -f null -
   timed "libvmaf 3.2.0" X=1 -- -lavfi "$filter" -f null -
   for b in $backends; do
-    timed "vqm $b" LD_LIBRARY_PATH="$lib" VQM_BACKEND="$b" -- -lavfi "$filter" -f null - || echo "vqm $b: failed"
+    timed "vqm $b" LD_LIBRARY_PATH="$lib" VQM_BACKEND="$b" VQM_PROFILE=1 -- -lavfi "$filter" -f null - || echo "vqm $b: failed"
   done
 done

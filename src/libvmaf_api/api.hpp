@@ -12,9 +12,11 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "call_profile.hpp"
 #include "libvmaf/libvmaf.h"
 #include "vqm/error.hpp"
 #include "vqm/session.hpp"
@@ -116,6 +118,7 @@ struct VmafContext {
   std::size_t pushed = 0;
   unsigned width = 0, height = 0;
   std::chrono::steady_clock::time_point begin, end;
+  vqm::capi::call_profile profile;  // VQM_PROFILE=1
   std::optional<vqm::score_table> table;  // after the flush
   // The models' series in the order the caller first asked for their scores: libvmaf writes a model's
   // series into its outputs when it is scored, so vmaf_write_output lists them in this order after the
@@ -132,3 +135,10 @@ struct VmafContext {
   std::optional<VmafPictureConfiguration> pool;  // vmaf_preallocate_pictures
   std::vector<std::pair<std::string, VmafMetadataConfiguration>> handlers;  // vmaf_register_metadata_handler
 };
+
+namespace vqm::capi {
+// The scores after the flush (scores.cpp): the table, or a series' value at a frame (computed or imported).
+[[nodiscard]] const score_table& table_of(const VmafContext& c);
+[[nodiscard]] double at(const VmafContext& c, std::string_view name, unsigned index);
+[[nodiscard]] const VmafContext::imported_series* imported(const VmafContext& c, std::string_view name);  // or null
+}  // namespace vqm::capi
