@@ -41,7 +41,7 @@ class call_profile {
     const double total = s(first_ + inside_ + flush_ + between_);
     std::fprintf(stderr,
                  "vqm profile: %zu pictures, %.3f s from the first call to the flush's end: %.3f s the first call "
-                 "(backend start-up), %.3f s in the other calls (upload, waiting for frames in flight), %.3f s "
+                 "(the backend starts), %.3f s in the other calls (upload, waiting for frames in flight), %.3f s "
                  "the flush, %.3f s in the caller between calls (decoding, its copies)\n",
                  calls_, total, s(first_), s(inside_), s(flush_), s(between_));
   }
