@@ -140,6 +140,47 @@ def cli_values(cli, hdr, ref_frames, dis_frames, tmp):
         return json.load(f)
 
 
+def synthetic_cases():
+    """Small pictures (3x3 up, where the 5x5 filter's mirrors overlap) at every depth, samples from a fixed
+    LCG with the extremes mixed in, and the edge cases of the two scores: a flat reference at the offset
+    (signal 0: float_ansnr is 10·log10(0) = -inf) and identical pictures (noise 0: the cap)."""
+    state = [12345]
+
+    def rnd(n):
+        state[0] = (state[0] * 1103515245 + 12345) % (1 << 31)
+        return state[0] % n
+
+    cases = []
+    for bpc in (8, 10, 12, 16):
+        top = (1 << bpc) - 1
+        for w, h in ((3, 3), (3, 7), (7, 3), (4, 4), (5, 6), (6, 5), (9, 4)):
+            ref = [[0, top][rnd(2)] if rnd(5) == 0 else rnd(top + 1) for _ in range(w * h)]
+            dis = [min(top, max(0, v + rnd(41) - 20)) if rnd(7) else [0, top][rnd(2)] for v in ref]
+            cases.append((w, h, bpc, ref, dis))
+    mid = 128
+    cases.append((4, 3, 8, [mid] * 12, [mid + (i % 3) for i in range(12)]))  # signal 0
+    cases.append((3, 4, 8, [mid] * 12, [mid] * 12))  # signal and noise 0
+    cases.append((5, 5, 10, [rnd(1024) for _ in range(25)], None))  # identical (dis = ref)
+    return cases
+
+
+def synthetic_values(lib, w, h, bpc, ref, dis):
+    bps = 2 if bpc > 8 else 1
+    hdr = {"width": w, "height": h, "sub": "420", "bitdepth": bpc, "cw": (w + 1) // 2, "ch": (h + 1) // 2,
+           "bps": bps}
+    grey = (1 << (bpc - 1)).to_bytes(bps, "little") * (hdr["cw"] * hdr["ch"])
+
+    def planes(v):
+        return [b"".join(x.to_bytes(bps, "little") for x in v), grey, grey]
+
+    metrics, _ = libvmaf_values(lib, hdr, [planes(ref)], [planes(dis)])
+    return {k: v[0] for k, v in metrics.items()}
+
+
+def finite(v):
+    return v if v == v and abs(v) != float("inf") else repr(v)  # JSON has no inf: "-inf" as the other references
+
+
 def sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -212,6 +253,20 @@ def main():
             f.write(text + "\n")
         print(pair, len(ref), "frames")
     print(checked, "values equal the CLI's prints")
+    if only:
+        return
+    # Small synthetic pictures (the fixtures start at 8x8): values through the C API only (the CLI prints
+    # the same doubles; the pairs above check that).
+    small = []
+    for w, h, bpc, ref, dis in synthetic_cases():
+        dis = ref if dis is None else dis
+        v = synthetic_values(lib, w, h, bpc, ref, dis)
+        small.append({"width": w, "height": h, "bitdepth": bpc, "ref": ref, "dis": dis,
+                      "metrics": {k: finite(x) for k, x in v.items()}})
+    os.makedirs(os.path.join(out_dir, "small"), exist_ok=True)
+    with open(os.path.join(out_dir, "small", "synthetic.json"), "w") as f:
+        f.write(json.dumps({"libvmaf": version, "library_sha256": sha256(so), "cases": small}) + "\n")
+    print(len(small), "small synthetic pictures")
 
 
 if __name__ == "__main__":
