@@ -15,6 +15,7 @@
 #include "vqm/metrics/cambi.hpp"
 #include "vqm/metrics/ciede.hpp"
 #include "vqm/metrics/float_adm.hpp"
+#include "vqm/metrics/float_ansnr.hpp"
 #include "vqm/metrics/float_moment.hpp"
 #include "vqm/metrics/float_motion.hpp"
 #include "vqm/metrics/float_psnr.hpp"
@@ -47,7 +48,8 @@
   X(cambi, Cambi, cambi_algorithm, CambiKernel) \
   X(speed_chroma, SpeedChroma, speed_chroma_algorithm, SpeedChromaKernel) \
   X(speed_temporal, SpeedTemporal, speed_temporal_algorithm, SpeedTemporalKernel) \
-  X(float_adm, FloatAdm, float_adm_algorithm, FloatAdmKernel)
+  X(float_adm, FloatAdm, float_adm_algorithm, FloatAdmKernel) \
+  X(float_ansnr, FloatAnsnr, float_ansnr_algorithm, AnsnrKernel)
 
 namespace vqm::registry {
 

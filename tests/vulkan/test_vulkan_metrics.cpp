@@ -14,6 +14,7 @@
 
 #include "vk_test_util.hpp"
 #include "vqm/cpu.hpp"
+#include "vqm/io/pooling.hpp"
 #include "vqm/vulkan.hpp"
 #include "common/test_namespace.hpp"
 
@@ -95,10 +96,11 @@ TYPED_TEST_SUITE(backend_reference, backends);
 // All feature runs of a pair in one scorer (one submit per frame on Vulkan), each output against libvmaf's
 // values in `dir`; with `registered_only`, runs of features vqm does not have yet (and model runs) are left
 // out, so each new feature is checked against every value there is for it as soon as it is registered;
-// features in `skip` are left out too (checked by their own suites).
+// features in `skip` are left out too (checked by their own suites). With `pooled`, a run's recorded pooled
+// statistics are compared too (libvmaf's pooling of the per-frame values, io::pool).
 template <class B>
 std::size_t check_reference_dir(B& b, const std::string& dir, bool registered_only,
-                                std::initializer_list<std::string_view> skip = {}) {
+                                std::initializer_list<std::string_view> skip = {}, bool pooled = false) {
   const std::string table = std::string(B::name) + " vs libvmaf";
   std::size_t compared = 0;
   for (const auto& pair : reference_pairs(dir)) {
@@ -177,11 +179,20 @@ std::size_t check_reference_dir(B& b, const std::string& dir, bool registered_on
       for (std::size_t k = 0; k < r.names.size(); ++k) {
         const auto& out = r.names[k];
         if (!expected.contains(out) || at_end.contains(out)) continue;
+        std::vector<double> series;
         for (std::size_t i = 0; i < results.size(); ++i) {
-          expect_close(table, out, results[i].values[r.first + k], to_double(expected.at(out)[i]),
+          series.push_back(results[i].values[r.first + k]);
+          expect_close(table, out, series.back(), to_double(expected.at(out)[i]),
                        pair + " " + r.key + " frame " + std::to_string(i));
           ++compared;
         }
+        if (!pooled || !run.contains("pooled")) continue;
+        const auto& want_pool = run.at("pooled").at(out);
+        const auto p = io::pool(series);
+        const std::pair<const char*, double> stats[] = {
+            {"min", p.min}, {"max", p.max}, {"mean", p.mean}, {"harmonic_mean", p.harmonic_mean}};
+        for (const auto& [stat, got] : stats)
+          expect_close(table, out, got, to_double(want_pool.at(stat)), pair + " " + r.key + " pooled " + stat);
       }
       if (run.contains("aggregate"))
         for (const auto& [k, v] : run.at("aggregate").items()) {
@@ -229,6 +240,20 @@ TYPED_TEST(backend_reference, every_registered_feature_of_reference_vmaf_matches
   if (!b) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
   const std::size_t compared = check_reference_dir(*b, std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf", true,
                                                    {"adm", "vif", "motion"});
+  std::printf("[ %s ] %zu per-frame values compared with libvmaf\n", B::name.data(), compared);
+}
+
+// float_ansnr (tests/data/reference-ansnr): every frame and the pooled statistics of every pair.
+TYPED_TEST(backend_reference, every_float_ansnr_value_matches) {
+  using B = TypeParam;
+  std::string why;
+  B* b = backend_of<B>::get(&why);
+  if (!b) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
+  const std::size_t compared =
+      check_reference_dir(*b, std::string(VQM_TEST_DATA_DIR) + "/reference-ansnr", true, {}, true);
+  if (!std::getenv("VQM_TEST_PAIRS")) {
+    EXPECT_EQ(compared, 222u);  // 2 outputs of the 111 frames of the 26 pairs
+  }
   std::printf("[ %s ] %zu per-frame values compared with libvmaf\n", B::name.data(), compared);
 }
 

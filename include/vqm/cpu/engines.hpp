@@ -10,6 +10,7 @@
 #include "vqm/cpu/engines/float_motion.hpp"
 #include "vqm/cpu/engines/float_psnr.hpp"
 #include "vqm/cpu/engines/float_adm.hpp"
+#include "vqm/cpu/engines/float_ansnr.hpp"
 #include "vqm/cpu/engines/float_vif.hpp"
 #include "vqm/cpu/engines/motion.hpp"
 #include "vqm/cpu/engines/ms_ssim.hpp"

@@ -11,6 +11,7 @@
 #include "vqm/vulkan/engines/float_motion.hpp"
 #include "vqm/vulkan/engines/float_psnr.hpp"
 #include "vqm/vulkan/engines/float_adm.hpp"
+#include "vqm/vulkan/engines/float_ansnr.hpp"
 #include "vqm/vulkan/engines/float_vif.hpp"
 #include "vqm/vulkan/engines/motion.hpp"
 #include "vqm/vulkan/engines/ms_ssim.hpp"
