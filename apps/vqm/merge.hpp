@@ -5,9 +5,7 @@
 #pragma once
 
 #include <algorithm>
-#include <exception>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,6 +115,14 @@ inline void check_coverage(std::vector<shard>& all) {
   return rep;
 }
 
+// The single run's report from shards already read (in any order): checked to be of one run and to hold
+// frames 0 .. the stream's end once.
+[[nodiscard]] inline report merge_shards(std::vector<shard> all) {
+  check_same_run(all);
+  check_coverage(all);
+  return merged_report(all);
+}
+
 // Merges o.shards into o.output (or a summary on stdout); throws on any problem, having written nothing.
 inline void run_merge(const merge_options& o) {
   std::vector<named_input> inputs;
@@ -134,12 +140,11 @@ inline void run_merge(const merge_options& o) {
   if (!o.output.empty()) out.emplace(o.output);  // before the shards are read: an unwritable -o fails at once
   std::vector<shard> all;
   for (const auto& path : o.shards) all.push_back(read_shard(path));
-  check_same_run(all);
-  check_coverage(all);
-  report rep = merged_report(all);
+  const std::string backend = all.front().backend;
+  report rep = merge_shards(std::move(all));
   rep.statistics = std::move(statistics);
   if (!out) {
-    print_summary(rep, numbers, all.front().backend);
+    print_summary(rep, numbers, backend);
     return;
   }
   const auto format = o.json ? output_format::json : o.csv ? output_format::csv : output_format::xml;

@@ -66,15 +66,12 @@ class cli_shards : public cli_fixture {
     return slurp(path("merged"));
   }
 
-  // The same merge as `vqm merge`, in this process (merge_cli's parsing aside).
-  std::string merge_here(const std::string& format, const std::vector<std::string>& files) {
-    vqm::cli::merge_options o;
-    o.shards.assign(files.rbegin(), files.rend());
-    o.output = path("merged");
-    o.json = format == "--json";
-    o.csv = format == "--csv";
-    vqm::cli::merge_detail::run_merge(o);
-    return slurp(path("merged"));
+  // The report `vqm merge FORMAT` writes, from shards read once, in this process (merge_cli's parsing and
+  // the atomic write aside: the sweep's 1700 merges as processes would cost minutes).
+  static std::string merge_here(const std::string& format, const std::vector<vqm::cli::shard>& shards) {
+    const auto f = format == "--json" ? vqm::cli::output_format::json
+                   : format == "--csv" ? vqm::cli::output_format::csv : vqm::cli::output_format::xml;
+    return vqm::cli::write_report(f, vqm::cli::merge_detail::merge_shards({shards.rbegin(), shards.rend()}), {});
   }
 
   std::string single(const std::string& format, const std::vector<std::string>& extra = {}) {
@@ -95,22 +92,31 @@ TEST_F(cli_shards, every_split_into_two_to_four_shards_merges_into_the_single_ru
   ASSERT_NE(want[1].find("apsnr_y"), std::string::npos);
   // Every range once; the last shard of a split is asked for past the stream's end (B > 16 is the end).
   std::vector<std::vector<std::string>> file(n, std::vector<std::string>(n + 1));
+  std::vector<std::vector<vqm::cli::shard>> read(n, std::vector<vqm::cli::shard>(n + 1));
   for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = a + 1; b <= n; ++b) file[a][b] = shard(a, b == n ? 1000 : b);
+    for (std::size_t b = a + 1; b <= n; ++b) {
+      if (a == 0 && b == n) continue;  // one shard is no split
+      file[a][b] = shard(a, b == n ? 1000 : b);
+      read[a][b] = vqm::cli::read_shard(file[a][b]);
+    }
   std::size_t splits = 0;
   for (unsigned cuts = 1; cuts < (1u << (n - 1)); ++cuts) {  // bit k: a shard ends after frame k
     const int parts = __builtin_popcount(cuts) + 1;
     if (parts > 4) continue;
     std::vector<std::string> files;
+    std::vector<vqm::cli::shard> shards;
     std::size_t a = 0;
     for (std::size_t k = 0; k < n; ++k)
       if (k + 1 == n || (cuts >> k & 1u)) {
         files.push_back(file[a][k + 1]);
+        shards.push_back(read[a][k + 1]);
         a = k + 1;
       }
-    for (std::size_t f = 0; f < formats.size(); ++f) {
-      const auto got = splits == 0 ? merge(formats[f], files) : merge_here(formats[f], files);
-      ASSERT_EQ(without_fps(got), want[f]) << formats[f] << " split " << cuts;
+    for (std::size_t f = 0; f < formats.size(); ++f) {  // the first split through the program too
+      if (splits == 0) {
+        ASSERT_EQ(without_fps(merge(formats[f], files)), want[f]) << formats[f] << " split " << cuts;
+      }
+      ASSERT_EQ(without_fps(merge_here(formats[f], shards)), want[f]) << formats[f] << " split " << cuts;
     }
     ++splits;
   }
@@ -123,11 +129,18 @@ TEST_F(cli_shards, subsample_skips_pool_and_precision_merge_exactly) {
   const std::vector<std::string> out{"--precision", "max", "--pool", "min,p5,mean,harmonic_mean,stddev,p99.5"};
   auto both = run;
   both.insert(both.end(), out.begin(), out.end());
+  std::vector<std::vector<vqm::cli::shard>> splits;  // 15 frames after the skips, cut in two
+  for (std::size_t cut = 1; cut < 15; cut += 2)
+    splits.push_back({vqm::cli::read_shard(shard(0, cut, run, "a")), vqm::cli::read_shard(shard(cut, 15, run, "b"))});
   for (const std::string format : {"--json", "--csv"}) {
     const auto want = without_fps(single(format, both));
-    for (std::size_t cut = 1; cut < 15; cut += 2) {
-      const auto s = std::vector{shard(0, cut, run, "a"), shard(cut, 15, run, "b")};
-      EXPECT_EQ(without_fps(merge(format, s, out)), want) << format << " cut " << cut;
+    EXPECT_EQ(without_fps(merge(format, {path("a"), path("b")}, out)), want) << format;  // the last cut
+    for (const auto& s : splits) {
+      auto rep = vqm::cli::merge_detail::merge_shards(s);
+      rep.statistics = vqm::io::parse_pool_statistics(out[3]);
+      const auto f = format == "--json" ? vqm::cli::output_format::json : vqm::cli::output_format::csv;
+      EXPECT_EQ(without_fps(vqm::cli::write_report(f, rep, vqm::cli::number_format::parse("max"))), want)
+          << format << " cut " << s.front().end;
     }
   }
 }
