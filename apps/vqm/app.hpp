@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -21,7 +22,9 @@
 #include "libvmaf_flags.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
+#include "merge_cli.hpp"
 #include "raw_input.hpp"
+#include "shard.hpp"
 #include "std_streams.hpp"
 #include "validate.hpp"
 #include "vqm/feature_reference.hpp"
@@ -39,14 +42,23 @@ inline int run_main(const options& o, const CLI::App& app) {
     return exit_ok;
   }
   check_arguments(o);
+  check_shard_options(o);
   const note_printer note{o.quiet};
-  const run_settings settings = make_settings(o, note);
+  run_settings settings = make_settings(o, note);
+  if (!o.frame_range.empty()) settings.cfg.range = parse_frame_range(o.frame_range);
   auto out = open_outputs(o.output);  // before any frame is measured: an unwritable -o fails at once
+  std::optional<output_file> shard_out;
+  if (!o.shard_out.empty()) shard_out.emplace(o.shard_out);
   const auto raw = raw_format(o.raw, app);
   check_stdin_uses(o);
   auto in = open_inputs(o, raw, note);
-  auto result = score(o, settings.cfg, in, note);
+  shard_part part;
+  auto result = score(o, settings.cfg, in, note, shard_out ? &part : nullptr);
   in.decoded.show(note);  // what only the whole stream tells (a variable frame rate)
+  if (shard_out) {
+    write_shard_file(o, settings, result.reports.front(), part, in.ref->format(), result.backend, *shard_out);
+    return exit_ok;
+  }
   write_outputs(o, settings, result.reports, result.backend, out);
   return exit_ok;
 }
@@ -66,6 +78,7 @@ inline int run_main(const options& o, const CLI::App& app) {
 }
 
 inline int parse_and_run(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "merge") return merge_cli(argc - 1, argv + 1);
   options o;
   CLI::App app{"vqm " VQM_VERSION_STRING " — video quality metrics with libvmaf's numbers (VMAF, PSNR, SSIM, MS-SSIM, PSNR-HVS)",
                "vqm"};

@@ -92,13 +92,14 @@ struct scored {
   std::string backend;
 };
 
-[[nodiscard]] inline scored score(const options& o, const run_config& cfg, opened_inputs& in, const note_printer& note) {
+[[nodiscard]] inline scored score(const options& o, const run_config& cfg, opened_inputs& in, const note_printer& note,
+                                  shard_part* part = nullptr) {
   const auto dis = in.distorted();
   const std::span<io::frame_source* const> dis_span(dis);
 #if VQM_HAVE_VULKAN
   std::optional<Vulkan> vk;
   if (vulkan_wanted(o, note)) start_vulkan(o, note, vk);
-  if (vk) return {run(*vk, vk->frames_in_flight(), cfg, *in.ref, dis_span), "vulkan"};
+  if (vk) return {run(*vk, vk->frames_in_flight(), cfg, *in.ref, dis_span, part), "vulkan"};
 #else
   if (o.backend == "vulkan") fail_without_vulkan();
   if (o.backend == "auto") note("this vqm was built without the Vulkan backend; using the CPU");
@@ -106,7 +107,7 @@ struct scored {
   if (o.gpu_id >= 0 && o.backend == "cpu") note("--gpu-id is ignored on the CPU backend");
   const unsigned threads = o.threads ? o.threads : 1;
   Cpu cpu(threads);
-  return {run(cpu, frames_in_flight(threads, in.ref->format()), cfg, *in.ref, dis_span), "cpu"};
+  return {run(cpu, frames_in_flight(threads, in.ref->format()), cfg, *in.ref, dis_span, part), "cpu"};
 }
 
 }  // namespace vqm::cli

@@ -32,6 +32,7 @@ struct options {
   std::string pool;  // --pool: empty for libvmaf's four statistics
   std::string backend = "cpu", precision = "legacy", compat_mode = "none";
   int gpu_id = -1;
+  std::string frame_range, shard_out;  // --frame-range A:B --shard-out FILE (shard.hpp)
 };
 
 inline std::string builtin_model_list() {
@@ -93,6 +94,10 @@ inline void define_options(CLI::App& app, options& o) {
   app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (see --list-gpu)")->check(non_negative);
   app.add_flag("--list-gpu", o.list_gpu, "List Vulkan devices and exit");
   app.add_option("--precision", o.precision, "Score digits: legacy (libvmaf's %.6f, default), max (%.17g) or 1..17 (%.Ng)");
+  app.add_option("--frame-range", o.frame_range,
+                 "A:B: score frames A to B-1 only (0-based, after --frame_skip_*), with the frames around them that "
+                 "temporal features read, into --shard-out FILE; vqm merge -o OUT FILE... writes the whole run's output");
+  app.add_option("--shard-out", o.shard_out, "The shard file of --frame-range (docs/cli.md, Shards)");
   app.add_option("--compat", o.compat_mode, "none (default) or libvmaf (reproduce libvmaf's quirks bit-exactly)")
       ->check(CLI::IsMember({"none", "libvmaf"}));
 

@@ -35,8 +35,19 @@ struct run_config {
   // the pairs are formed (never measured, not even by temporal features); frameNum counts from 0 after.
   std::size_t frame_skip_ref = 0, frame_skip_dist = 0;
   std::size_t subsample = 1;
+  // --frame-range A:B (a shard, shard_file.hpp): report frames [A, B) of the stream (counted after the
+  // skips; B past the end is the end), reading the frames around them that temporal features need.
+  std::optional<std::pair<std::size_t, std::size_t>> range;
   bool quiet = false;
   bool show_progress = true;
+};
+
+// What a --frame-range run leaves for `vqm merge` besides its report: the frames it reports, whether
+// they end the stream, and the state its aggregates read.
+struct shard_part {
+  std::size_t begin = 0, end = 0;
+  bool stream_end = false;
+  std::vector<named_state> clip_states;
 };
 
 // "psnr=enable_mse=true:min_sse=0.5" -> {"psnr", {enable_mse: true, min_sse: 0.5}}
@@ -204,6 +215,16 @@ class host_pictures<B> {
   return skipped ? fmt::format("{} frames after {} {}", n, flag, skipped) : fmt::format("{} frames", n);
 }
 
+// Passes over the frames before a --frame-range's context; an input with fewer is an error naming both.
+inline void skip_to_range(io::frame_source& s, std::size_t n, std::size_t skipped, std::size_t a, const char* role,
+                          const char* flag) {
+  for (std::size_t k = 0; k < n; ++k)
+    if (!s.skip())
+      throw error(errc::bad_input, fmt::format("--frame-range starts at frame {} but {} {} has {} (start the range "
+                                               "before the end)", a, role, s.path(),
+                                               frames_left(s.frames_read() - skipped, skipped, flag)));
+}
+
 // Passes over the first `n` frames of `s`; an input with fewer is an error naming both numbers.
 inline void skip_frames(io::frame_source& s, std::size_t n, const char* role, const char* flag) {
   for (std::size_t k = 0; k < n; ++k)
@@ -218,16 +239,34 @@ inline void skip_frames(io::frame_source& s, std::size_t n, const char* role, co
 // (the same values, the same errors naming that distorted). fps: the whole pass, the same in each.
 template <Backend B>
 [[nodiscard]] std::vector<report> run(B& backend, std::size_t depth, const run_config& cfg, io::frame_source& ref,
-                                      std::span<io::frame_source* const> dis) {
+                                      std::span<io::frame_source* const> dis, shard_part* part = nullptr) {
   for (auto* d : dis) check_same_format(ref, *d);
   const auto& f = ref.format();
   if (cfg.models.empty() && cfg.features.empty())
     throw error(errc::invalid_argument, "nothing to compute: --no_prediction without --feature (add a --feature, or "
                                         "drop --no_prediction to get VMAF)");
   const std::size_t subsample = cfg.subsample ? cfg.subsample : 1;
+  session_config sc_cfg{cfg.models, cfg.features, cfg.mode, depth, subsample};
+  // A shard reads frames first .. probe-1: its range, the context around it, and one frame past its end at
+  // least (whether the stream ends there); it pushes those before push_end.
+  std::size_t first = 0, probe = 0, push_end = 0, read_limit = cfg.frame_cnt;
+  if (cfg.range) {
+    const auto [a, b] = *cfg.range;
+    if (cfg.frame_cnt && a >= cfg.frame_cnt)
+      throw error(errc::invalid_argument, fmt::format("--frame-range {}:{} starts past --frame_cnt {}", a, b, cfg.frame_cnt));
+    const frame_context ctx = session<B>::context(sc_cfg);
+    first = a > ctx.before ? a - ctx.before : 0;
+    push_end = b + ctx.after;
+    probe = std::max(push_end, b + 1);
+    if (cfg.frame_cnt) probe = std::min(probe, cfg.frame_cnt);
+    read_limit = probe - first;
+    sc_cfg.first_index = first;
+    sc_cfg.report_begin = a;
+    sc_cfg.report_end = b;
+  }
   std::optional<multi_session<B>> sc;
   try {
-    sc.emplace(backend, f, session_config{cfg.models, cfg.features, cfg.mode, depth, subsample}, dis.size());
+    sc.emplace(backend, f, sc_cfg, dis.size());
   } catch (const error& e) {
     if (e.code() != errc::unsupported_format) throw;
     throw error(e.code(), ref.path() + " (" + describe(f) + "): " + e.what());
@@ -245,20 +284,29 @@ template <Backend B>
   count(&ref, skip_ref);
   for (auto* d : dis) count(d, skip_dis);
   if (cfg.frame_cnt && total) total = std::min(*total, cfg.frame_cnt);
+  if (cfg.range && total) total = *total > first ? std::min(*total - first, read_limit) : 0;
   progress prog(cfg.show_progress && !cfg.quiet, total);
 
   detail::skip_frames(ref, skip_ref, "reference", "--frame_skip_ref");
   for (auto* d : dis) detail::skip_frames(*d, skip_dis, "distorted", "--frame_skip_dist");
+  if (cfg.range) {
+    detail::skip_to_range(ref, first, skip_ref, cfg.range->first, "reference", "--frame_skip_ref");
+    for (auto* d : dis) detail::skip_to_range(*d, first, skip_dis, cfg.range->first, "distorted", "--frame_skip_dist");
+  }
   // Every input read on a thread of its own, ahead of the session, into pictures `input` owns or, on a
   // backend that reads host memory in place, straight into that memory: frames in flight read from them,
   // so both outlive the drain below (declared outside the try).
   const std::size_t ahead = read_ahead::default_ahead;
   detail::host_pictures<B> host(backend, ref, dis, read_ahead::ring_size(depth, ahead));
-  read_ahead input(ref, dis, depth, ahead, cfg.frame_cnt, host.spans());
+  read_ahead input(ref, dis, depth, ahead, read_limit, host.spans());
+  std::size_t i = 0;  // frames read (after the skips and the frames before a shard's context)
   try {
-    std::size_t i = 0;
     std::vector<picture_view> views(dis.size());
     for (picture_view pr; input.next(pr, std::span<picture_view>(views));) {
+      if (cfg.range && first + i >= push_end) {  // a shard's probe past its context: read, not measured
+        ++i;
+        continue;
+      }
       if constexpr (reads_host_pictures<B>) {
         if (!host.empty()) host.push(*sc, input.slot(), pr);
         else sc->push(pr, views);
@@ -294,7 +342,15 @@ template <Backend B>
     throw;
   }
   prog.finish();
-  const std::size_t frames_read = ref.frames_read() - skip_ref;
+  std::size_t frames_read = ref.frames_read() - skip_ref;
+  if (cfg.range) {
+    const auto [a, b] = *cfg.range;
+    if (first + i <= a)
+      throw error(errc::bad_input, fmt::format("--frame-range {}:{} starts at frame {} but the stream has {} (start the "
+                                               "range before the end)", a, b, a, detail::frames_left(first + i, skip_ref, "--frame_skip_ref")));
+    frames_read = std::min(b, first + i) - a;
+    if (part) *part = {a, a + frames_read, first + i <= b, {}};
+  }
   if (frames_read == 0)
     throw error(errc::bad_input, skip_ref || skip_dis
                                      ? fmt::format("{}: no frames to compare after skipping {} (the file has {})",
@@ -311,6 +367,7 @@ template <Backend B>
     for (std::size_t r = 0; r < table.rows.size(); ++r)
       rep.frames.push_back({table.frames[r], true, std::move(table.rows[r])});
     rep.aggregate = std::move(table.aggregate);
+    if (part) part->clip_states = std::move(table.clip_states);
     rep.fps = secs > 0 ? static_cast<double>(frames_read) / secs : 0.0;
   }
   return out;

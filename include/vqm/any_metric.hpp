@@ -1,7 +1,9 @@
 // any_metric<B>: a type-erased metric, so front ends can hold a run-time list of features.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,6 +33,10 @@ class any_metric {
   void scores(std::size_t slot, double* out) const { self_->scores(slot, out); }
   void accumulate(std::size_t slot) { self_->accumulate(slot); }
   [[nodiscard]] std::vector<named_value> aggregate() const { return self_->aggregate(); }
+  // What aggregate() reads (algorithm::clip_state): saved by a shard, merged across shards.
+  [[nodiscard]] std::vector<std::uint64_t> clip_state() const { return self_->clip_state(); }
+  void set_clip_state(std::span<const std::uint64_t> w) { self_->set_clip_state(w); }
+  void merge_clip_state(std::span<const std::uint64_t> w) { self_->merge_clip_state(w); }
 
  private:
   struct concept_t {
@@ -42,6 +48,9 @@ class any_metric {
     virtual void accumulate(std::size_t slot) = 0;
     virtual std::vector<named_value> aggregate() const = 0;
     virtual std::vector<named_series> finish() const = 0;
+    virtual std::vector<std::uint64_t> clip_state() const = 0;
+    virtual void set_clip_state(std::span<const std::uint64_t> w) = 0;
+    virtual void merge_clip_state(std::span<const std::uint64_t> w) = 0;
   };
   template <class M>
   struct model final : concept_t {
@@ -59,6 +68,9 @@ class any_metric {
     void accumulate(std::size_t slot) override { algorithm::accumulate(metric, partials[slot]); }
     std::vector<named_value> aggregate() const override { return algorithm::aggregate(metric); }
     std::vector<named_series> finish() const override { return algorithm::finish(metric); }
+    std::vector<std::uint64_t> clip_state() const override { return algorithm::clip_state(metric); }
+    void set_clip_state(std::span<const std::uint64_t> w) override { algorithm::set_clip_state(metric, w); }
+    void merge_clip_state(std::span<const std::uint64_t> w) override { algorithm::merge_clip_state(metric, w); }
     M metric;
     std::vector<typename M::partials_type> partials;
   };

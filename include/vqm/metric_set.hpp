@@ -3,10 +3,13 @@
 // distinct name set); a request whose outputs only partly overlap another's is an error.
 #pragma once
 
+#include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "vqm/metric_factory.hpp"
+#include "vqm/scorer.hpp"
 
 namespace vqm {
 
@@ -36,6 +39,43 @@ struct feature_request {
     out = options_suffix(parse_options<typename A::options>(options));
   });
   if (!found) throw error(errc::invalid_argument, "unknown feature '" + std::string(name) + "' (known: " + metric_name_list() + ")");
+  return out;
+}
+
+// The neighbouring frames the requested features read around each frame (frame_context; none for most).
+[[nodiscard]] inline frame_context feature_context(const std::vector<feature_request>& requests) {
+  frame_context out;
+  for (const auto& req : requests)
+    registry::all::for_each([&]<class E>() {
+      using A = typename E::algorithm;
+      if (req.name == A::feature_name) out = max(out, algorithm::context<A>(parse_options<typename A::options>(req.options)));
+    });
+  return out;
+}
+
+// The aggregates (apsnr_*) of a stream from the clip states of its parts (score_table::clip_states, in
+// frame order): what a session of `requests` over the whole stream gives, from the metrics' host
+// algorithms alone (no backend: `vqm merge`). Requests share an instance as in make_metrics.
+[[nodiscard]] inline std::vector<named_value> merged_aggregates(const std::vector<feature_request>& requests,
+                                                                const picture_format& f, compat c,
+                                                                std::span<const std::vector<named_state>> parts) {
+  std::vector<named_value> out;
+  std::vector<std::vector<std::string>> seen;
+  for (const auto& req : requests)
+    registry::all::for_each([&]<class E>() {
+      using A = typename E::algorithm;
+      if constexpr (requires(const A& a) { a.aggregate(); }) {
+        if (req.name != A::feature_name) return;
+        A a(f, parse_options<typename A::options>(req.options), c);
+        if (std::find(seen.begin(), seen.end(), a.names()) != seen.end()) return;
+        seen.push_back(a.names());
+        for (const auto& states : parts)
+          for (const auto& [name, words] : states)
+            if (name == a.names().front()) a.merge_clip_state(words);
+        const auto v = a.aggregate();
+        out.insert(out.end(), v.begin(), v.end());
+      }
+    });
   return out;
 }
 

@@ -148,6 +148,11 @@ class multi_session {
     t.names = full.names;
     t.frames = std::move(own.frames);
     t.frames_pushed = own.frames_pushed;
+    t.first_frame = own.first_frame;
+    t.clip_states = own.clip_states;
+    for (const auto& c : full.clip_states)
+      if (std::none_of(own.clip_states.begin(), own.clip_states.end(), [&](const auto& o) { return o.first == c.first; }))
+        t.clip_states.push_back(c);
     std::vector<std::optional<std::size_t>> from(full.names.size());
     for (std::size_t k = 0; k < full.names.size(); ++k) from[k] = own.find(full.names[k]);
     t.rows.resize(full.rows.size());

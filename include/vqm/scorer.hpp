@@ -5,10 +5,13 @@
 // valid until that frame's result has been returned (a ring of depth + 1 buffers is enough).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +20,9 @@
 #include "vqm/compat.hpp"
 
 namespace vqm {
+
+// A metric's clip state (any_metric::clip_state), named by its first output.
+using named_state = std::pair<std::string, std::vector<std::uint64_t>>;
 
 struct frame_result {
   std::size_t index = 0;
@@ -69,6 +75,8 @@ class scorer {
     frame_result res{job.index, job.measure, {}};
     if (job.measure) res.values.resize(names_.size());
     double* out = res.values.data();
+    if (job.index == clip_begin_ && job.index > 0)
+      for (auto& m : metrics_) m.set_clip_state({});  // the context frames before a shard's first are not its
     for (auto& m : metrics_) {
       if (job.measure) {
         m.scores(job.slot, out);
@@ -76,7 +84,42 @@ class scorer {
       }
       if (job.measure || m.temporal()) m.accumulate(job.slot);
     }
+    if (job.index + 1 == clip_end_) {
+      saved_.clear();
+      for (const auto& m : metrics_) saved_.push_back(m.clip_state());
+    }
     return res;
+  }
+
+  // A shard's frames, as indices of the frames pushed: the clip states (hence aggregate()) count frames
+  // [begin, end) only once close_clip_window() has run after the last pop(), however many frames of
+  // context were pushed before and after.
+  void set_clip_window(std::size_t begin, std::size_t end) noexcept {
+    clip_begin_ = begin;
+    clip_end_ = end;
+  }
+  void close_clip_window() {
+    if (next_index_ <= clip_begin_) {  // no frame of the window was pushed
+      for (auto& m : metrics_) m.set_clip_state({});
+    } else if (!saved_.empty()) {
+      for (std::size_t k = 0; k < metrics_.size(); ++k) metrics_[k].set_clip_state(saved_[k]);
+    }
+  }
+
+  // The metrics' clip states, for those that have one (what aggregate() reads).
+  [[nodiscard]] std::vector<named_state> clip_states() const {
+    std::vector<named_state> out;
+    for (const auto& m : metrics_)
+      if (auto w = m.clip_state(); !w.empty()) out.emplace_back(m.names().front(), std::move(w));
+    return out;
+  }
+  // Adds the clip states of frames that follow those accumulated (a later shard's), by metric name.
+  void merge_clip_states(std::span<const named_state> states) {
+    for (const auto& [name, words] : states) {
+      auto m = std::find_if(metrics_.begin(), metrics_.end(), [&](const auto& x) { return x.names().front() == name; });
+      if (m == metrics_.end()) throw error(errc::invalid_argument, "a clip state of '" + name + "', which no metric here writes");
+      m->merge_clip_state(words);
+    }
   }
 
   // End-of-stream series (integer_motion2/3), one value per frame pushed, in metric order; call after
@@ -114,6 +157,8 @@ class scorer {
   std::size_t next_index_ = 0;
   std::deque<job> in_flight_;
   std::vector<std::string> names_;
+  std::size_t clip_begin_ = 0, clip_end_ = 0;  // 0, 0: no window (every frame counts)
+  std::vector<std::vector<std::uint64_t>> saved_;  // clip states after frame clip_end_ - 1
 };
 
 // One frame, one metric, synchronously: the shortest path from two pictures to numbers.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,7 +30,11 @@ struct score_table {
   std::vector<std::size_t> frames;        // indices of the reported frames (--subsample keeps i % S == 0)
   std::vector<std::vector<double>> rows;  // rows[r][k]: frame frames[r], series names[k]
   std::vector<std::pair<std::string, double>> aggregate;
-  std::size_t frames_pushed = 0;  // every frame, reported or not
+  std::size_t frames_pushed = 0;  // every frame of the report range, reported (subsampled) or not
+  // A part of a stream (session_config::report_begin): its first frame, and what its aggregates read
+  // (session::merge adds them up).
+  std::size_t first_frame = 0;
+  std::vector<named_state> clip_states;
 
   [[nodiscard]] std::optional<std::size_t> find(std::string_view name) const {
     for (std::size_t k = 0; k < names.size(); ++k)
@@ -62,6 +67,12 @@ struct session_config {
   compat mode = compat::none;
   std::size_t depth = 1;      // frames in flight
   std::size_t subsample = 1;  // report frames with index % subsample == 0 (temporal metrics see all)
+  // A shard of a longer stream: the stream index of the first frame pushed, and the frames reported,
+  // [report_begin, report_end). Frames pushed outside it are context (session::context): only temporal
+  // features run on them, and they count in no row and no aggregate. The defaults: the whole stream.
+  std::size_t first_index = 0;
+  std::size_t report_begin = 0;
+  std::size_t report_end = std::numeric_limits<std::size_t>::max();
 };
 
 // The feature requests of `models` then `features`, in libvmaf's registration order.
@@ -82,6 +93,31 @@ struct session_config {
   return r;
 }
 
+// The table of a whole stream from its parts' tables, in frame order: each from a session of config `c`
+// and format `f` with report ranges that follow one another from frame 0 (a part's first_frame is the
+// previous parts' frames_pushed). Rows are concatenated; the aggregates come from the parts' clip states
+// added up (merged_aggregates), so every value equals one session's over the whole stream. No backend.
+[[nodiscard]] inline score_table merge_tables(std::span<const score_table> parts, const session_config& c,
+                                              const picture_format& f) {
+  score_table t;
+  std::vector<std::vector<named_state>> states;
+  for (const auto& p : parts) {
+    if (p.first_frame != t.frames_pushed)
+      throw error(errc::invalid_argument, "merge_tables: a part starts at frame " + std::to_string(p.first_frame) +
+                                              ", not " + std::to_string(t.frames_pushed) + " (parts in frame order, no gap or overlap)");
+    if (t.names.empty()) t.names = p.names;
+    if (p.names != t.names) throw error(errc::invalid_argument, "merge_tables: parts with other series");
+    t.frames.insert(t.frames.end(), p.frames.begin(), p.frames.end());
+    t.rows.insert(t.rows.end(), p.rows.begin(), p.rows.end());
+    t.frames_pushed += p.frames_pushed;
+    states.push_back(p.clip_states);
+  }
+  t.aggregate = merged_aggregates(feature_requests(c), f, c.mode, states);
+  for (auto& st : states)
+    for (auto& x : st) t.clip_states.push_back(std::move(x));  // every part's, in order (merge_clip_state adds them)
+  return t;
+}
+
 template <Backend B>
 class session {
  public:
@@ -94,6 +130,10 @@ class session {
                                 cfg_.mode),
                 cfg_.mode, cfg_.depth) {
     if (cfg_.subsample == 0) cfg_.subsample = 1;
+    const auto local = [&](std::size_t i) { return i > cfg_.first_index ? i - cfg_.first_index : 0; };
+    if (cfg_.report_begin > cfg_.first_index || cfg_.report_end != std::numeric_limits<std::size_t>::max())
+      scorer_.set_clip_window(local(cfg_.report_begin),
+                              cfg_.report_end == std::numeric_limits<std::size_t>::max() ? 0 : local(cfg_.report_end));
     // Every output name once: a model's series must not repeat another model's or a feature's (the
     // output would hold two keys of one name).
     std::vector<std::string> seen = scorer_.names();
@@ -115,18 +155,18 @@ class session {
   // Records one frame pair. The views must stay valid until depth() more frames have been pushed or
   // finish() has returned.
   void push(const picture_view& ref, const picture_view& dis) {
-    const bool measure = pushed_ % cfg_.subsample == 0;
-    ++pushed_;
-    if (auto r = scorer_.push(ref, dis, measure)) take(std::move(*r));
+    if (auto r = scorer_.push(ref, dis, next_measured())) take(std::move(*r));
   }
   // GPU-resident pictures (vulkan::gpu_picture on vqm::Vulkan), or a host/GPU mix.
   template <class Ref, class Dis>
     requires requires(B& b, const Ref& r, const Dis& d) { b.begin_frame(r, d); }
   void push(const Ref& ref, const Dis& dis) {
-    const bool measure = pushed_ % cfg_.subsample == 0;
-    ++pushed_;
-    if (auto r = scorer_.push(ref, dis, measure)) take(std::move(*r));
+    if (auto r = scorer_.push(ref, dis, next_measured())) take(std::move(*r));
   }
+
+  // The frames around each frame that the features of `c` read: a shard of frames [a, b) pushes frames
+  // max(a - before, 0) .. b + after - 1 (those the stream has) with first_index and report_begin/end set.
+  [[nodiscard]] static frame_context context(const session_config& c) { return feature_context(feature_requests(c)); }
 
   // Waits for every frame in flight (also after an error, so the caller's pictures may go away).
   void drain() {
@@ -146,27 +186,42 @@ class session {
     drain();
     score_table t;
     t.names = scorer_.names();
-    t.frames_pushed = pushed_;
+    t.frames_pushed = in_range_;
+    t.first_frame = cfg_.report_begin;
+    std::vector<std::size_t> local;  // the rows' indices among the frames pushed (the series' indices)
     for (auto& r : done_) {
-      t.frames.push_back(r.index);
+      local.push_back(r.index);
+      t.frames.push_back(cfg_.first_index + r.index);
       t.rows.push_back(std::move(r.values));
     }
     for (auto& [name, series] : scorer_.finish()) {
       // A feature may list an end-of-stream series among its per-frame outputs to have it in libvmaf's
       // column order (float_motion's motion2 before motion): the series fills that column.
       if (const auto k = t.find(name)) {
-        for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r][*k] = series.at(t.frames[r]);
+        for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r][*k] = series.at(local[r]);
         continue;
       }
       t.names.push_back(name);
-      for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r].push_back(series.at(t.frames[r]));
+      for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r].push_back(series.at(local[r]));
     }
+    scorer_.close_clip_window();
     t.aggregate = scorer_.aggregate();
+    t.clip_states = scorer_.clip_states();
     return t;
   }
+
   void complete(score_table& t) const { predict(t); }
 
  private:
+  // Whether the next frame pushed is reported, counting it: a frame of the report range whose stream index
+  // --subsample keeps.
+  [[nodiscard]] bool next_measured() noexcept {
+    const std::size_t i = cfg_.first_index + pushed_++;
+    const bool in_range = i >= cfg_.report_begin && i < cfg_.report_end;
+    in_range_ += in_range;
+    return in_range && i % cfg_.subsample == 0;
+  }
+
   void take(frame_result&& r) {
     if (r.measured) done_.push_back(std::move(r));
   }
@@ -215,7 +270,7 @@ class session {
 
   session_config cfg_;
   scorer<B> scorer_;
-  std::size_t pushed_ = 0;
+  std::size_t pushed_ = 0, in_range_ = 0;
   std::vector<frame_result> done_;
 };
 

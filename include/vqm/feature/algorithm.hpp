@@ -7,6 +7,8 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,6 +51,16 @@ using named_series = std::pair<std::string, std::vector<double>>;
 // A clip-level value (libvmaf's aggregate metrics, e.g. apsnr_y).
 using named_value = std::pair<std::string, double>;
 
+// The neighbouring frames a temporal feature reads to give frame i the value it has in the whole stream:
+// frames i-before .. i+after (fewer at the stream's ends). A shard of frames [a, b) pushes a-before ..
+// b+after-1 to a session and reports [a, b) (session_config::first_index, report_begin/end).
+struct frame_context {
+  std::size_t before = 0, after = 0;
+  [[nodiscard]] friend frame_context max(frame_context x, frame_context y) noexcept {
+    return {x.before > y.before ? x.before : y.before, x.after > y.after ? x.after : y.after};
+  }
+};
+
 template <class A>
 concept Algorithm = OptionTable<typename A::options> &&
                     std::constructible_from<A, const picture_format&, const typename A::options&, compat> &&
@@ -71,14 +83,50 @@ void accumulate(A& a, const typename A::partials_type& p) {
 }
 template <Algorithm A>
 [[nodiscard]] std::vector<named_value> aggregate(const A& a) {
-  if constexpr (requires { a.aggregate(); }) return a.aggregate();
+  if constexpr (requires { a.aggregate(); }) {
+    // Shards of a stream merge into the whole's aggregates only through this state.
+    static_assert(requires(A& m, std::span<const std::uint64_t> w) {
+      { a.clip_state() } -> std::same_as<std::vector<std::uint64_t>>;
+      m.set_clip_state(w);
+      m.merge_clip_state(w);
+    }, "a metric with aggregate() also has clip_state(), set_clip_state() and merge_clip_state()");
+    return a.aggregate();
+  } else {
+    return {};
+  }
+}
+// What aggregate() reads, as 64-bit words (bit patterns of doubles, integer sums): empty for metrics
+// without aggregates. set_clip_state(a, {}) is the state before any frame; merge_clip_state adds the
+// state of frames that follow those already accumulated (a later shard's).
+template <Algorithm A>
+[[nodiscard]] std::vector<std::uint64_t> clip_state(const A& a) {
+  if constexpr (requires { a.clip_state(); }) return a.clip_state();
+  else return {};
+}
+template <Algorithm A>
+void set_clip_state(A& a, std::span<const std::uint64_t> w) {
+  if constexpr (requires { a.set_clip_state(w); }) a.set_clip_state(w);
+}
+template <Algorithm A>
+void merge_clip_state(A& a, std::span<const std::uint64_t> w) {
+  if constexpr (requires { a.merge_clip_state(w); }) a.merge_clip_state(w);
+}
+// The frames around each frame that the feature reads (frame_context); none for most.
+template <Algorithm A>
+[[nodiscard]] frame_context context(const typename A::options& o) {
+  if constexpr (requires { A::context(o); }) return A::context(o);
   else return {};
 }
 // Series written only at the end of the stream (motion2/motion3), one value per accumulated frame.
 template <Algorithm A>
 [[nodiscard]] std::vector<named_series> finish(const A& a) {
-  if constexpr (requires { a.finish(); }) return a.finish();
-  else return {};
+  if constexpr (requires { a.finish(); }) {
+    static_assert(requires(const typename A::options& o) { A::context(o); },
+                  "a metric with end-of-stream series declares the frames around each frame it reads (context)");
+    return a.finish();
+  } else {
+    return {};
+  }
 }
 // Whether the feature must see every frame, also those --subsample does not report: with options that
 // aggregate (psnr's APSNR) or when it writes end-of-stream series.

@@ -103,6 +103,10 @@ class float_motion_algorithm {
     if (o.debug) names_.push_back(printed_name(provided[1], suffix_));
   }
 
+  // Frame i's motion compares frames i-1 and i; motion2 and motion3 take the min with frame i+1's (frame
+  // 0's motion3 is frame 1's).
+  [[nodiscard]] static frame_context context(const options&) noexcept { return {1, 1}; }
+
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
   [[nodiscard]] const options& opts() const noexcept { return opt_; }
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }

@@ -82,6 +82,14 @@ class motion_algorithm {
   [[nodiscard]] const motion_request& request() const noexcept { return request_; }
   [[nodiscard]] const options& opts() const noexcept { return opt_; }
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }
+  // Frame i's values read the sad scores of i-2w .. i+1 (w = 1, or 2 with the five-frame window): the
+  // sad of j compares frames j-w and j, motion2 takes the next frame's sad (and frame i-1's with the
+  // window), motion3's moving average the previous frame's motion2; the first frames' motion3 is the sad
+  // of frame w.
+  [[nodiscard]] static frame_context context(const options& o) noexcept {
+    const std::size_t w = o.motion_five_frame_window ? 2 : 1;
+    return {2 * w, w};
+  }
   // The first frame with a score: 1, or 2 with the five-frame window.
   [[nodiscard]] std::size_t min_index() const noexcept { return opt_.motion_five_frame_window ? 2 : 1; }
 

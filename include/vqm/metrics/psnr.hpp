@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -111,6 +112,25 @@ class psnr_algorithm {
       out.emplace_back(provided[6 + p].printed, reduce::vmaf_min(a, cap));
     }
     return out;
+  }
+
+  // The APSNR sums (SSE and samples per plane): a shard's, merged by adding (integer sums, so any split
+  // gives the whole stream's).
+  [[nodiscard]] std::vector<std::uint64_t> clip_state() const {
+    return {sse_acc_[0], sse_acc_[1], sse_acc_[2], n_acc_[0], n_acc_[1], n_acc_[2]};
+  }
+  void set_clip_state(std::span<const std::uint64_t> w) {
+    sse_acc_ = {};
+    n_acc_ = {};
+    merge_clip_state(w);
+  }
+  void merge_clip_state(std::span<const std::uint64_t> w) {
+    if (w.empty()) return;
+    if (w.size() != 6) throw error(errc::invalid_argument, "psnr: a clip state of " + std::to_string(w.size()) + " words, not 6");
+    for (int p = 0; p < 3; ++p) {
+      sse_acc_[p] += w[p];
+      n_acc_[p] += w[3 + p];
+    }
   }
 
   [[nodiscard]] const picture_format& format() const noexcept { return format_; }

@@ -64,6 +64,8 @@ class speed_temporal_algorithm {
 
   // libvmaf flags the extractor temporal: every frame feeds the next one's difference.
   [[nodiscard]] static bool temporal(const options&) noexcept { return true; }
+  // Frame i's difference is frame i-1 minus frame i.
+  [[nodiscard]] static frame_context context(const options&) noexcept { return {1, 0}; }
 
   [[nodiscard]] static std::string unsupported(const picture_format& f, const options& o, compat = compat::none) {
     if (auto why = speed::unsupported(feature_name, f, f.width, f.height, "luma", o); !why.empty()) return why;
