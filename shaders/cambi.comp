@@ -1,9 +1,11 @@
 // cambi (SPEC-vmaf-v1 A.5–A.8), integer work and the binary32 c-values; the top-k pooling is the host's.
-// Four modes: 0 convert (nearest-sample resize through the host's index maps, 10 bits, the anti-dithering
-// mean), 1 range (the first sample above the input's bit depth, libvmaf's frame error), 2 down (decimate
-// when asked, mode filter; the mask travels in bit 16 of each sample: at scale 0 from the 7×7 flat count
-// of the converted image, later the decimated one), 3 c-values (one thread per column and band of rows:
-// libvmaf's sliding column histograms, restarted at the band's first row, two 16-bit counts a word).
+// Five modes: 0 convert (nearest-sample resize through the host's index maps, 10 bits, the anti-dithering
+// mean), 1 range (the first sample above the input's bit depth, libvmaf's frame error), 4 flat rows (each
+// sample's count of flat samples among the 7 of its row around it), 2 down (decimate when asked, mode
+// filter; the mask travels in bit 16 of each sample: at scale 0 the 7 rows' flat counts above the mask
+// index, later the decimated one), 3 c-values (one thread per column and band of rows: libvmaf's sliding
+// column histograms, two 16-bit counts a word, restarted at the band's first row and emptied after its
+// last, so they are all 0 again for the next scale or frame).
 #version 450
 
 #include "metrics_common.glsl"
@@ -28,7 +30,7 @@ layout(push_constant) uniform push_t {
   uint bpc;
   uint flag;        // convert: anti-dither; down: decimate
   uint xmap, ymap;  // convert: the index maps
-  uint hist;        // c-values: the histograms' first word
+  uint hist;        // c-values: the histograms' first word; down at scale 0: the flat rows
   uint rows;        // c-values: rows per band
   uint pad;         // c-values: half the window
   uint base, band;  // c-values: the histogram band [base, base + band)
@@ -88,9 +90,9 @@ uint horizontal(uint x, uint y) {
   return mode3(plain(x - 1u, y), plain(x, y), plain(x + 1u, y));
 }
 
-// A.6 on the converted image (in_w × in_h at src): flat where equal to the right and lower neighbours.
+// A.6 on the converted image (w × h at src): flat where equal to the right and lower neighbours.
 bool is_flat(int x, int y) {
-  const int w = int(pc.in_w), h = int(pc.in_h);
+  const int w = int(pc.w), h = int(pc.h);
   const uint v = scratch[pc.src + uint(y * w + x)];
   const bool r = x + 1 >= w || scratch[pc.src + uint(y * w + x + 1)] == v;
   const bool d = y + 1 >= h || scratch[pc.src + uint((y + 1) * w + x)] == v;
@@ -101,10 +103,15 @@ uint mask_at(uint x, uint y) {
   const uint s = pc.flag != 0u ? 2u : 1u;
   if (pc.mask_index < -999) return (scratch[pc.src + (s * y) * pc.in_w + s * x] >> 16) & 1u;
   const int cx = int(s * x), cy = int(s * y);
-  int count = 0;
-  for (int j = max(0, cy - 3); j <= min(int(pc.in_h) - 1, cy + 3); ++j)
-    for (int i = max(0, cx - 3); i <= min(int(pc.in_w) - 1, cx + 3); ++i) count += is_flat(i, j) ? 1 : 0;
-  return count > pc.mask_index ? 1u : 0u;
+  uint count = 0u;
+  for (int j = max(0, cy - 3); j <= min(int(pc.in_h) - 1, cy + 3); ++j) count += scratch[pc.hist + uint(j) * pc.in_w + uint(cx)];
+  return int(count) > pc.mask_index ? 1u : 0u;
+}
+
+void flat_rows_pass(uint x, uint y) {
+  uint count = 0u;
+  for (int i = max(0, int(x) - 3); i <= min(int(pc.w) - 1, int(x) + 3); ++i) count += is_flat(i, int(y)) ? 1u : 0u;
+  scratch[pc.dst + y * pc.w + x] = count;
 }
 
 void down_pass(uint x, uint y) {
@@ -153,8 +160,7 @@ void cvalue_pass(uint x, uint band_index) {
   const uint y0 = band_index * pc.rows;
   if (y0 >= pc.h) return;
   const uint y1 = min(y0 + pc.rows, pc.h);
-  const uint hist0 = pc.hist + band_index * words() * pc.w + x;
-  for (uint k = 0u; k < words(); ++k) scratch[hist0 + k * pc.w] = 0u;
+  const uint hist0 = pc.hist + band_index * words() * pc.w + x;  // all 0 (zeroed once, emptied after use)
   const int pad = int(pc.pad), xi = int(x);
   for (int r = max(0, int(y0) - pad); r < min(int(pc.h), int(y0) + pad); ++r) update_row(hist0, xi, uint(r), true);
   for (uint y = y0; y < y1; ++y) {
@@ -175,6 +181,8 @@ void cvalue_pass(uint x, uint band_index) {
     }
     cvals[pc.dst + y * pc.w + x] = c;
   }
+  for (int r = max(0, int(y1) - 1 - pad); r <= min(int(pc.h) - 1, int(y1) - 1 + pad); ++r)
+    update_row(hist0, xi, uint(r), false);
 }
 
 void main() {
@@ -188,6 +196,8 @@ void main() {
     convert_pass(x, y);
   else if (pc.mode == 1u)
     range_pass(x, y);
+  else if (pc.mode == 4u)
+    flat_rows_pass(x, y);
   else
     down_pass(x, y);
 }

@@ -1,7 +1,7 @@
 // Vulkan schedule of cambi (cambi.comp, SPEC-vmaf-v1 A.5–A.10). The GPU does the integer work and the
-// binary32 c-values of the distorted (and, with full_ref, the reference): round 0 the 10-bit image, 1 scale
-// 0 (mask, decimation, mode filter) and the range check, 2–5 the c-values of scale t−2 beside scale t−1, 6
-// the c-values of scale 4. The c-values land in a per-slot host-visible buffer; the host pools them with
+// binary32 c-values of the distorted (and, with full_ref, the reference): round 0 the 10-bit image, 1 the
+// flat counts along rows and the range check, 2 scale 0 (mask, decimation, mode filter), 3–6 the c-values
+// of scale t−3 beside scale t−2, 7 the c-values of scale 4. The c-values land in a per-slot host-visible buffer; the host pools them with
 // the host algorithm's top-k selection (cambi_model::top_k_mean), whose double sum follows libvmaf's
 // quickselect order, so the scores are the Cpu kernel's bit for bit.
 #pragma once
@@ -73,6 +73,8 @@ class cambi_program final : public program {
       }
       g.base = scratch;
       scratch += g.full_w * g.full_h;
+      g.flat = scratch;
+      scratch += g.full_w * g.full_h;
       std::uint64_t hist_words = 0;
       for (int s = 0; s < 5; ++s) {
         const std::uint32_t pw = s == 0 ? g.full_w : g.w[s - 1], ph = s == 0 ? g.full_h : g.h[s - 1];
@@ -82,10 +84,11 @@ class cambi_program final : public program {
         scratch += g.w[s] * g.h[s];
         g.cval[s] = cvals;
         cvals += g.w[s] * g.h[s];
-        // Bands of rows (one thread each per column): as many as the budget allows, at least 16 rows.
+        // Bands of rows (one thread each per column): as many as the budget allows, at least 64 rows (each
+        // band adds and removes a window of rows it does not score).
         const std::uint64_t band_words = std::uint64_t{(band_ + 1u) / 2u} * g.w[s];
         const std::uint64_t most = std::max<std::uint64_t>(1, hist_budget / 4 / band_words);
-        const auto bands = static_cast<std::uint32_t>(std::min<std::uint64_t>(most, div_up(g.h[s], 16)));
+        const auto bands = static_cast<std::uint32_t>(std::min<std::uint64_t>(most, div_up(g.h[s], 64)));
         g.rows[s] = div_up(g.h[s], bands);
         g.bands[s] = div_up(g.h[s], g.rows[s]);
         hist_words = std::max(hist_words, band_words * g.bands[s]);
@@ -119,13 +122,19 @@ class cambi_program final : public program {
     if (sets_[s]) return;
     scratch_[s] = buffer(env_.ctx, std::uint64_t{scratch_words_} * 4, memory_kind::device_local);
     cvals_[s] = buffer(env_.ctx, std::uint64_t{cval_floats_} * 4, memory_kind::readback);
+    {  // the histograms start at 0 and every band leaves them so
+      one_shot cmd(env_.ctx);
+      env_.ctx.fn().vkCmdFillBuffer(cmd, scratch_[s], 0, VK_WHOLE_SIZE, 0);
+      transfer_to_compute(env_.ctx, cmd);
+      cmd.submit_and_wait();
+    }
     sets_[s] = pool_.allocate(pipe_->set_layout());
     write_storage_buffers(env_.ctx, sets_[s],
                           {VkDescriptorBufferInfo{env_.buffers.input[s], 0, VK_WHOLE_SIZE}, scratch_[s].range(),
                            consts_.range(), cvals_[s].range(),
                            VkDescriptorBufferInfo{env_.buffers.results[s], 0, VK_WHOLE_SIZE}});
   }
-  [[nodiscard]] int stages() const noexcept override { return 7; }
+  [[nodiscard]] int stages() const noexcept override { return 8; }
   [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 3 * 4; }
   [[nodiscard]] int planes() const noexcept override { return 1; }
 
@@ -148,6 +157,15 @@ class cambi_program final : public program {
         run(cb, p, div_up(p.w, 8), div_up(p.h, 8));
         continue;
       }
+      if (t == 1) {  // the flat counts along rows of the 10-bit image
+        push p = base(slot);
+        p.mode = 4;
+        p.w = g.w0();
+        p.h = g.h0();
+        p.src = g.base;
+        p.dst = g.flat;
+        run(cb, p, div_up(p.w, 8), div_up(p.h, 8));
+      }
       if (t == 1 && l_.format.bit_depth > 8 && l_.format.bit_depth < 16) {
         push p = base(slot);
         p.mode = 1;
@@ -158,7 +176,7 @@ class cambi_program final : public program {
         p.flag = 1 + static_cast<std::uint32_t>(i);
         run(cb, p, div_up(p.w, 8), div_up(p.h, 8));
       }
-      if (const int s = t - 1; s <= 4) {  // scale s from s − 1 (scale 0: from the 10-bit image)
+      if (const int s = t - 2; s >= 0 && s <= 4) {  // scale s from s − 1 (scale 0: from the 10-bit image)
         push p = base(slot);
         p.mode = 2;
         p.w = g.w[s];
@@ -169,9 +187,10 @@ class cambi_program final : public program {
         p.dst = g.img[s];
         p.flag = (s > 0 || q_.high_res) ? 1 : 0;
         p.mask_index = s == 0 ? g.mask_index : -1000;
+        p.hist = g.flat;
         run(cb, p, div_up(p.w, 8), div_up(p.h, 8));
       }
-      if (const int s = t - 2; s >= 0) {  // the c-values of scale s
+      if (const int s = t - 3; s >= 0) {  // the c-values of scale s
         push p = base(slot);
         p.mode = 3;
         p.w = g.w[s];
@@ -206,7 +225,7 @@ class cambi_program final : public program {
  private:
   struct image {
     std::array<std::uint32_t, 5> w{}, h{}, img{}, cval{}, rows{}, bands{};
-    std::uint32_t base = 0, hist = 0, xmap = 0, ymap = 0;
+    std::uint32_t base = 0, flat = 0, hist = 0, xmap = 0, ymap = 0;
     std::uint32_t full_w = 0, full_h = 0;
     int window = 0, mask_index = 0;
     [[nodiscard]] std::uint32_t w0() const noexcept { return full_w; }
