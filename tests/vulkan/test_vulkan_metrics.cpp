@@ -257,18 +257,6 @@ TYPED_TEST(backend_reference, every_float_ansnr_value_matches) {
   std::printf("[ %s ] %zu per-frame values compared with libvmaf\n", B::name.data(), compared);
 }
 
-// cambi has no Vulkan kernel yet: the backend refuses it with the standard one-line message (no device needed).
-TEST(VulkanCambi, IsRefusedUntilItHasAKernel) {
-  EXPECT_FALSE(runs_on<Vulkan>("cambi"));
-  try {
-    (void)make_metric<Vulkan>("cambi", {}, picture_format{576, 324, chroma_format::yuv420, 8});
-    ADD_FAILURE() << "cambi was accepted on Vulkan";
-  } catch (const error& e) {
-    EXPECT_EQ(e.code(), errc::unsupported_format);
-    EXPECT_NE(std::string(e.what()).find("does not implement cambi"), std::string::npos) << e.what();
-  }
-}
-
 // Vulkan against Cpu in the default mode (ceil chroma, which the reference test cannot cover), the first
 // frame of every pair, every output enabled, SSIM at forced scales (odd ones exercise the inexact box
 // weight; the automatic scale and scale 1 are in the reference test).

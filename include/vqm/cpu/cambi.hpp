@@ -1,13 +1,12 @@
 // Cpu kernel of cambi (SPEC-vmaf-v1 A.5–A.10): one luma to its unclipped score. Integer work throughout
 // (10-bit image, zero-derivative mask, mode filter, sliding per-column histograms as libvmaf keeps them);
-// binary32 only in the c-value (int product to float, times the reciprocal table) and double in the pooling.
+// binary32 only in the c-value (int product to float, times the reciprocal table); the pooling is the host
+// algorithm's (cambi_model::top_k_mean).
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -18,25 +17,6 @@
 namespace vqm::cpu {
 
 namespace cambi_detail {
-
-// libvmaf's reciprocal table: 1/i written with 9 significant digits, read back as binary32 (42 entries are
-// not 1.0f/i: A.8).
-[[nodiscard]] inline const std::array<float, cambi_model::lut_size>& reciprocals() {
-  static const auto lut = [] {
-    std::array<float, cambi_model::lut_size> t{};
-    char buf[32];
-    for (int i = 1; i < cambi_model::lut_size; ++i) {
-      std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
-      t[static_cast<std::size_t>(i)] = static_cast<float>(std::strtod(buf, nullptr));
-    }
-    return t;
-  }();
-  return lut;
-}
-
-inline constexpr int contrast_weights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
-                                             8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
-inline constexpr int scale_weights[5] = {16, 8, 4, 2, 1};
 
 // A w × h image (row stride `stride`, the full width: the scales shrink in place).
 struct image {
@@ -75,17 +55,13 @@ void to_10_bit(const plane_view& p, std::uint32_t bpc, std::uint32_t w, std::uin
     }
     return;
   }
-  // libvmaf's decimation: binary32 ratios and positions, the index rounded in double (A.5 step 2).
-  const float rx = static_cast<float>(p.width) / static_cast<float>(w);
-  const float ry = static_cast<float>(p.height) / static_cast<float>(h);
-  const auto x0 = static_cast<float>(static_cast<double>(rx / 2) - 0.5);
-  float fy = static_cast<float>(static_cast<double>(ry / 2) - 0.5);
-  for (std::uint32_t y = 0; y < h; ++y, fy += ry) {
-    const T* row = p.row<T>(static_cast<std::uint32_t>(static_cast<int>(static_cast<double>(fy) + 0.5)));
+  thread_local std::vector<std::uint32_t> xs, ys;
+  cambi_model::nearest_indices(p.width, w, xs);
+  cambi_model::nearest_indices(p.height, h, ys);
+  for (std::uint32_t y = 0; y < h; ++y) {
+    const T* row = p.row<T>(ys[y]);
     std::uint16_t* o = out.px.data() + std::size_t{y} * w;
-    float fx = x0;
-    for (std::uint32_t x = 0; x < w; ++x, fx += rx)
-      o[x] = convert(row[static_cast<std::uint32_t>(static_cast<int>(static_cast<double>(fx) + 0.5))]);
+    for (std::uint32_t x = 0; x < w; ++x) o[x] = convert(row[xs[x]]);
   }
 }
 

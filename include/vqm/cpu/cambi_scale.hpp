@@ -1,10 +1,9 @@
 // Cpu kernel of cambi, per scale (SPEC-vmaf-v1 A.8–A.10): c-values from sliding per-column histograms,
-// libvmaf's top-k selection and sum, the five scales combined. Included by cpu/cambi.hpp.
+// then the host algorithm's top-k pooling of each scale (cambi_model::top_k_mean). Included by cpu/cambi.hpp.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "vqm/cpu/cambi.hpp"
@@ -55,7 +54,7 @@ struct histograms {
 
 // A.8: every sample's c-value (binary32), row-major at the scale's width.
 inline void c_values(image& m, const cambi_request& q, int window, histograms& hist, std::vector<float>& out) {
-  const auto& lut = reciprocals();
+  const auto& lut = cambi_model::reciprocals();
   const int pad = window >> 1, diffs = q.num_diffs, vlt = q.vlt_luma;
   const int base = std::max(0, vlt - 3 * diffs + 1);
   hist.prepare(base, q.tvi[static_cast<std::size_t>(diffs - 1)] + 1 - base, diffs, m.w, m.stride);
@@ -80,7 +79,7 @@ inline void c_values(image& m, const cambi_request& q, int window, histograms& h
         if (adjusted > q.tvi[static_cast<std::size_t>(d)] || adjusted + d + 1 <= vlt) continue;
         const int p1 = hist.row(v + d + 1)[x], p2 = hist.row(v - d - 1)[x];
         const int pm = p1 > p2 ? p1 : p2;
-        const float val = static_cast<float>(contrast_weights[d] * p0 * pm) * lut[static_cast<std::size_t>(pm + p0)];
+        const float val = static_cast<float>(cambi_model::contrast_weights[d] * p0 * pm) * lut[static_cast<std::size_t>(pm + p0)];
         if (val > c) c = val;
       }
       o[x] = c;
@@ -89,33 +88,6 @@ inline void c_values(image& m, const cambi_request& q, int window, histograms& h
   // Rows still counted after the last one: removed, leaving every count 0 for the next scale.
   const auto pad_u = static_cast<std::uint32_t>(pad);
   for (std::uint32_t y = h > pad_u + 1 ? h - pad_u - 1 : 0; y < h; ++y) hist.update(m, y, pad, -1);
-}
-
-// A.9: the mean of the k largest c-values, summed in double in the order libvmaf's quickselect (Wirth's,
-// descending, in place) leaves them.
-[[nodiscard]] inline double top_k_mean(float* a, int n, double topk) {
-  const int k = std::clamp(static_cast<int>(topk * n), 1, n);
-  if (k != n) {
-    int left = 0, right = n - 1;
-    while (left < right) {
-      const float pivot = a[k];
-      int i = left, j = right;
-      do {
-        while (a[i] > pivot) ++i;
-        while (a[j] < pivot) --j;
-        if (i <= j) {
-          std::swap(a[i], a[j]);
-          ++i;
-          --j;
-        }
-      } while (i <= j);
-      if (j < k) left = i;
-      if (k < i) right = j;
-    }
-  }
-  double sum = 0.0;
-  for (int i = 0; i < k; ++i) sum += static_cast<double>(a[i]);
-  return sum / k;
 }
 
 // A.5–A.10: the unclipped score of a luma at w × h with window `window`.
@@ -133,10 +105,9 @@ template <class T>
     if (scale > 0 || q.high_res) decimate(m);
     mode_filter(m);
     c_values(m, q, window, hist, c);
-    s = s + top_k_mean(c.data(), static_cast<int>(m.w * m.h), q.topk) * scale_weights[scale];
+    s = cambi_model::add_scale(s, scale, cambi_model::top_k_mean(c.data(), static_cast<int>(m.w * m.h), q.topk));
   }
-  const auto pixels = static_cast<std::uint16_t>(window * window);
-  return s / static_cast<double>(pixels);
+  return cambi_model::pooled(s, window);
 }
 
 }  // namespace cambi_detail

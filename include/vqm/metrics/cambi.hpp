@@ -8,9 +8,12 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "vqm/compat.hpp"
@@ -114,6 +117,70 @@ inline constexpr int lut_size = 4226;        // libvmaf's reciprocal table: wind
 [[nodiscard]] inline std::uint32_t last_scale_side(std::uint32_t side, bool high_res) {
   for (int s = high_res ? 0 : 1; s < 5; ++s) side = (side + 1) >> 1;
   return side;
+}
+
+
+// libvmaf's reciprocal table: 1/i written with 9 significant digits, read back as binary32 (42 entries are
+// not 1.0f/i: A.8). Every kernel's c-values read it.
+[[nodiscard]] inline const std::array<float, lut_size>& reciprocals() {
+  static const auto lut = [] {
+    std::array<float, lut_size> t{};
+    char buf[32];
+    for (int i = 1; i < lut_size; ++i) {
+      std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
+      t[static_cast<std::size_t>(i)] = static_cast<float>(std::strtod(buf, nullptr));
+    }
+    return t;
+  }();
+  return lut;
+}
+
+inline constexpr int contrast_weights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+                                             8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+inline constexpr int scale_weights[5] = {16, 8, 4, 2, 1};
+
+// A.5 step 2, libvmaf's nearest-sample resize: binary32 ratio and positions (accumulated), the index
+// rounded in double; out[i] is the input index of output position i.
+inline void nearest_indices(std::uint32_t in, std::uint32_t n, std::vector<std::uint32_t>& out) {
+  out.resize(n);
+  const float r = static_cast<float>(in) / static_cast<float>(n);
+  float f = static_cast<float>(static_cast<double>(r / 2) - 0.5);
+  for (std::uint32_t i = 0; i < n; ++i, f += r) out[i] = static_cast<std::uint32_t>(static_cast<int>(static_cast<double>(f) + 0.5));
+}
+
+// A.9: the mean of the k largest c-values, summed in double in the order libvmaf's quickselect (Wirth's,
+// descending, in place) leaves them. Order-sensitive, so every backend pools its c-values here.
+[[nodiscard]] inline double top_k_mean(float* a, int n, double topk) {
+  const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+  if (k != n) {
+    int left = 0, right = n - 1;
+    while (left < right) {
+      const float pivot = a[k];
+      int i = left, j = right;
+      do {
+        while (a[i] > pivot) ++i;
+        while (a[j] < pivot) --j;
+        if (i <= j) {
+          std::swap(a[i], a[j]);
+          ++i;
+          --j;
+        }
+      } while (i <= j);
+      if (j < k) left = i;
+      if (k < i) right = j;
+    }
+  }
+  double sum = 0.0;
+  for (int i = 0; i < k; ++i) sum += static_cast<double>(a[i]);
+  return sum / k;
+}
+
+// A.10: the running sum of the scales' weighted means, then its division by the window's area (uint16).
+[[nodiscard]] inline double add_scale(double sum, int scale, double mean) {
+  return sum + mean * scale_weights[scale];
+}
+[[nodiscard]] inline double pooled(double sum, int window) {
+  return sum / static_cast<double>(static_cast<std::uint16_t>(window * window));
 }
 
 }  // namespace cambi_model
