@@ -7,6 +7,7 @@
 // row's terms added left to right), 4 total (the rows added top to bottom, into the result block).
 #version 450
 
+#include "fadm_div.glsl"
 #include "metrics_common.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
@@ -64,33 +65,6 @@ float rcp(float x) {
     r = re <= 0 ? sign : (re >= 0xFF ? (sign | 0x7F800000u) : (sign | (uint(re) << 23) | (m & 0x007FFFFFu)));
   }
   return uintBitsToFloat(r);
-}
-
-// |n| − q·|x| exactly: the product of two binary32 values is exact in binary64, and the difference is
-// exact (Sterbenz) for q within a few ulps of |n|/|x|; only correctly rounded double ops.
-double residual(double an, float q, double ax) {
-  precise double p = double(q) * ax;
-  precise double r = an - p;
-  return r;
-}
-
-// f32(n / x) correctly rounded on any conforming driver: the device's double division (at least
-// binary32's 2.5 ulp) gives a candidate a few binary32 ulps off at most; the exact residuals of it and
-// of its neighbours then pick the nearest binary32 (a tie: the even one).
-float div_exact(float n, float x) {
-  const double an = abs(double(n)), ax = abs(double(x));
-  float q = float(an / ax);
-  for (int it = 0; it < 8 && an != 0.0lf; ++it) {
-    const double r = residual(an, q, ax);
-    if (r == 0.0lf) break;
-    const uint qb = floatBitsToUint(q);
-    if (r < 0.0lf && qb == 0u) break;
-    const float q2 = uintBitsToFloat(r > 0.0lf ? qb + 1u : qb - 1u);
-    const double r2 = abs(residual(an, q2, ax));
-    if (r2 < abs(r) || (r2 == abs(r) && (floatBitsToUint(q2) & 1u) == 0u)) q = q2;
-    else break;
-  }
-  return uintBitsToFloat(floatBitsToUint(q) | ((floatBitsToUint(n) ^ floatBitsToUint(x)) & 0x80000000u));
 }
 
 // libvmaf's DIVS(n, d): n · rcp_s(d), rcp_s(x) = xi + xi·(1 − x·xi); or n / d exactly.

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <tuple>
@@ -16,6 +18,10 @@
 #include "vk_test_util.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/vulkan.hpp"
+#include "vqm/vulkan/buffer.hpp"
+#include "vqm/vulkan/command.hpp"
+#include "vqm/vulkan/pipeline.hpp"
+#include "vqm/vulkan/spirv/fadm_div_test.hpp"
 #include "common/test_namespace.hpp"
 
 namespace vqm::test {
@@ -142,6 +148,62 @@ TEST(FloatAdm, VulkanRefusesOtherPNorms) {
   }
   Cpu cpu;
   EXPECT_EQ(run(cpu, pics, {"adm_p_norm=2.5"}, 1).size(), 1u);
+}
+
+// adm_rcp=exact's division (shaders/fadm_div.glsl) is correctly rounded whatever the driver's division:
+// candidates moved up to 4 ulps off (Vulkan allows 2.5) still give the host's n / x, on random operands,
+// signs, zeros, tiny divisors (o + 1e−30) and exact ties (an odd 25-bit quotient, rounded to even).
+TEST(FloatAdm, ExactDivisionFromAnyCandidate) {
+  std::string why;
+  auto ctx = vk_context(&why);
+  if (!ctx) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
+  if (!ctx->has_float64()) GTEST_SKIP() << "no shaderFloat64";
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> mag(-300.0f, 300.0f);
+  std::vector<float> ops;
+  for (int i = 0; i < 4000; ++i) {
+    ops.push_back(mag(rng));
+    ops.push_back(i % 10 == 0 ? 1e-30f : mag(rng) + 1e-30f);
+  }
+  for (std::uint32_t m = (1u << 24) - 401; m < (1u << 24); m += 2) {  // ties: m / 2 halfway between floats
+    ops.push_back(static_cast<float>(m));
+    ops.push_back(m % 4 == 1 ? 2.0f : -2.0f);
+  }
+  ops.insert(ops.end(), {0.0f, 3.0f, -0.0f, 3.0f, 0.0f, -1e-30f, 1.0f, 3.0f, 2.0f, 3.0f});
+  const auto count = static_cast<std::uint32_t>(ops.size() / 2);
+  vulkan::buffer in(*ctx, ops.size() * 4, vulkan::memory_kind::upload);
+  vulkan::buffer out(*ctx, std::uint64_t{count} * 4, vulkan::memory_kind::readback);
+  std::memcpy(in.data(), ops.data(), ops.size() * 4);
+  in.flush();
+  struct {
+    std::uint32_t count;
+    std::int32_t off;
+  } pc{count, 0};
+  vulkan::compute_pipeline p(*ctx, vulkan::spirv::fadm_div_test, 2, sizeof pc);
+  vulkan::descriptor_pool pool(*ctx, 1, 2);
+  const VkDescriptorSet set = pool.allocate(p.set_layout());
+  vulkan::write_storage_buffers(*ctx, set, {in.range(), out.range()});
+  for (std::int32_t off = -4; off <= 4; ++off) {
+    pc.off = off;
+    {
+      vulkan::one_shot cmd(*ctx);
+      p.bind(cmd, set);
+      p.push(cmd, pc);
+      p.dispatch(cmd, vulkan::div_up(count, 256));
+      vulkan::to_host(*ctx, cmd);
+      cmd.submit_and_wait();
+    }
+    out.invalidate();
+    const float* q = out.as<float>();
+    std::size_t bad = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const float want = ops[2 * i] / ops[2 * i + 1];
+      if (std::memcmp(&q[i], &want, 4) != 0 && ++bad <= 10)
+        ADD_FAILURE() << ops[2 * i] << " / " << ops[2 * i + 1] << " = " << q[i] << ", host " << want << " (candidate "
+                      << off << " ulps off)";
+    }
+    EXPECT_EQ(bad, 0u) << off;
+  }
 }
 
 }  // namespace VQM_TEST_UNIT
