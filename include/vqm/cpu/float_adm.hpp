@@ -10,23 +10,22 @@
 
 #include "vqm/cpu/normalize.hpp"
 #include "vqm/metrics/float_adm.hpp"
+#include "vqm/metrics/float_adm_parts.hpp"
 #include "vqm/picture.hpp"
 
 namespace vqm::cpu {
 
 namespace fadm_detail {
 
-// libvmaf's db2 filters: double literals stored as float.
-inline constexpr float lo[4] = {static_cast<float>(0.482962913144690), static_cast<float>(0.836516303737469),
-                                static_cast<float>(0.224143868041857), static_cast<float>(-0.129409522550921)};
-inline constexpr float hi[4] = {static_cast<float>(-0.129409522550921), static_cast<float>(-0.224143868041857),
-                                static_cast<float>(0.836516303737469), static_cast<float>(-0.482962913144690)};
-inline constexpr double one_by_30 = 0.0333333351;  // FLOAT_ONE_BY_30, a double literal
-inline constexpr double one_by_15 = 0.0666666701;  // FLOAT_ONE_BY_15
-
-// Mirror of dwt2_src_indices_filt_s and the masking macros: −t before 0, 2n − 1 − t from n on (the
-// start does not repeat the edge sample, the end does).
-[[nodiscard]] inline int mirror(int t, int n) noexcept { return t < 0 ? -t : (t >= n ? 2 * n - t - 1 : t); }
+using fadm::border;
+using fadm::border_filt;
+using fadm::hi;
+using fadm::lo;
+using fadm::mirror;
+using fadm::one_by_15;
+using fadm::one_by_30;
+using fadm::pnorm;
+using fadm::region;
 
 // A w×h binary32 plane, rows packed.
 struct plane {
@@ -46,25 +45,6 @@ struct plane {
 struct bands {
   plane b[4];
 };
-
-// The part of a subband the sums cover (border) and the part decoupling and CSF compute (one filter tap
-// wider, clamped): adm_tools.c's left/top/right/bottom with border factor 0.1.
-struct region {
-  int left, top, right, bottom;
-};
-[[nodiscard]] inline region border(int w, int h) noexcept {
-  const int l = static_cast<int>(w * 0.1 - 0.5), t = static_cast<int>(h * 0.1 - 0.5);
-  return {l, t, w - l, h - t};
-}
-[[nodiscard]] inline region border_filt(int w, int h) noexcept {
-  int l = static_cast<int>(w * 0.1 - 0.5 - 1), t = static_cast<int>(h * 0.1 - 0.5 - 1);
-  int r = w - l + 2, b = h - t + 2;
-  if (l < 0) l = 0;
-  if (r > w) r = w;
-  if (t < 0) t = 0;
-  if (b > h) b = h;
-  return {l, t, r, b};
-}
 
 // adm_dwt2_s (or adm_dwt2_lo_s: band a only): vertical pass of a row pair into lo/hi rows, then the
 // horizontal pass; every sum from 0 in tap order.
@@ -180,21 +160,6 @@ inline void csf(const hvd& src, const float* factor, hvd& val, hvd& flt) {
       }
 }
 
-// The p-norm's power and root: x·x·x and f32(1/3) at p = 3 (libvmaf's fast path), else powf(x, f32(p)) and
-// f32(1/p) (libvmaf passes the double p and 1.0f/p, a double, to powf).
-struct pnorm {
-  double p = 3.0;
-  [[nodiscard]] float power(float x) const noexcept {
-    return p == 3.0 ? x * x * x : adm_csf::powf(x, static_cast<float>(p));
-  }
-  [[nodiscard]] float root(float x) const noexcept { return adm_csf::powf(x, static_cast<float>(1.0 / p)); }
-};
-
-// noise floor of adm_tools.c's get_noise_constant: powf(f32(w·h·weight), f32(1/p)).
-[[nodiscard]] inline float noise(int w, int h, double weight, const pnorm& pn) noexcept {
-  return pn.root(static_cast<float>(static_cast<double>(w * h) * weight));
-}
-
 // adm_cm_s: per pixel the masking threshold of the masker (its 3×3 flt neighbours and 1/15 of its own
 // |val|, per band, mirrored at the edges), then Σ max(|factor·x| − thr, 0)³ per band, rows summed first.
 [[nodiscard]] inline float cm(const hvd& src, const hvd& mval, const hvd& mflt, const float* factor, double nw,
@@ -230,10 +195,7 @@ struct pnorm {
     }
     for (int k = 0; k < 3; ++k) acc[k] += inner[k];
   }
-  const float n = noise(g.right - g.left, g.bottom - g.top, nw, pn);
-  float s[3];
-  for (int k = 0; k < 3; ++k) s[k] = pn.root(acc[k]) + n;
-  return s[0] + s[1] + s[2];
+  return fadm::scale_total(acc, g, nw, pn);
 }
 
 // adm_csf_den_scale_s: Σ |factor·o|³ of the reference bands over the border region.
@@ -249,10 +211,7 @@ struct pnorm {
       }
     for (int k = 0; k < 3; ++k) acc[k] += inner[k];
   }
-  const float n = noise(g.right - g.left, g.bottom - g.top, nw, pn);
-  float s[3];
-  for (int k = 0; k < 3; ++k) s[k] = pn.root(acc[k]) + n;
-  return s[0] + s[1] + s[2];
+  return fadm::scale_total(acc, g, nw, pn);
 }
 
 struct workspace {
