@@ -238,6 +238,11 @@ TEST(VulkanSpeed, PrescaleMethodsMatchLibvmaf) {
     if (e.path().extension() != ".json") continue;
     const auto run = load_json(e.path().string());
     if (run.at("status") != "ok") continue;  // refusals: RefusesWhatTheCpuRefuses and the Cpu suite
+    // CI time: the 81- and 16-tap upscales of the larger planes (most of this test's time on lavapipe) are
+    // left to the Cpu suite; rocket's cover both methods upscaled here.
+    const auto file = e.path().filename().string();
+    if (!file.starts_with("rocket") && (file.ends_with("_1.7_lanczos4.json") || file.ends_with("_1.7_bicubic.json")))
+      continue;
     const auto pair = load_json(v1 + "/" + run.at("pair").get<std::string>() + ".json");
     const auto args = run.at("cli_args").get<std::string>();
     const auto at = args.find("speed_chroma=") + 13;
@@ -252,7 +257,7 @@ TEST(VulkanSpeed, PrescaleMethodsMatchLibvmaf) {
           EXPECT_PRED2(same, values[i], to_double(v[i])) << e.path().filename() << " " << full << " frame " << i;
       }
   }
-  EXPECT_GT(prescaled, 250u);
+  EXPECT_GT(prescaled, 220u);
   std::printf("[ speed ] Vulkan: %zu prescaled speed_chroma values equal libvmaf's\n", prescaled);
 }
 
