@@ -1,8 +1,8 @@
 // Cpu kernel of SpEED (libvmaf's speed.c scalar path; SPEC-vmaf-v1 §B.4–B.11) on binary32 planes: the
 // prescale, the anti-alias filter and decimation by 16 (only the kept rows and columns are filtered; each
-// kept value is the full filter's), the local-mean band-pass, then per image the 5×5 block statistics:
-// binary32 means, sequential double covariance sums, eigenvalues, the QR solve, the block variances and
-// entropies; and the score of a reference/distorted pair. Scratch lives in a per-thread workspace.
+// kept value is the full filter's), the local-mean band-pass, then per image the binary32 means and the
+// sequential double covariance sums; the block statistics and the score are the shared host math
+// (metrics/speed_stats.hpp). Scratch lives in a per-thread workspace.
 #pragma once
 
 #include <algorithm>
@@ -11,37 +11,31 @@
 #include <cstdint>
 #include <vector>
 
-#include "vqm/cpu/speed_linalg.hpp"
 #include "vqm/cpu/speed_prescale.hpp"
-#include "vqm/metrics/float_vif.hpp"
 #include "vqm/metrics/speed.hpp"
+#include "vqm/metrics/speed_stats.hpp"
 #include "vqm/picture.hpp"
 
 namespace vqm::cpu::speed_detail {
 
-[[nodiscard]] inline int mirror(int t, int n) noexcept { return t < 0 ? -t : (t >= n ? 2 * n - t - 2 : t); }
+using speed::E;
 
-// The statistics of one band-passed image: per block entropy and variance, and whether it was singular.
-struct image_stats {
-  std::vector<float> entropy, variance;
-  bool err = false;
-};
+[[nodiscard]] inline int mirror(int t, int n) noexcept { return t < 0 ? -t : (t >= n ? 2 * n - t - 2 : t); }
 
 struct workspace {
   float kernelscale = 0.0f;
   std::vector<float> antialias, local;  // taps
   resampler scale;
-  std::vector<float> plane, scaled, vtmp, low, band, y, x, qy;
+  std::vector<float> scaled, vtmp, low, band;
   std::vector<double> centred;  // per window position, the 25 offsets' samples minus their means
-  image_stats ref, dis;
+  speed::stats_scratch stats;
+  speed::image_stats ref, dis;
 
   void prepare(const speed_request& q) {
     if (q.kernelscale != kernelscale || antialias.empty()) {
       kernelscale = q.kernelscale;
-      const int wa = fvif::filter_width(1, q.kernelscale);
-      // speed_get_antialias_filter: the scale-1 width, σ = (f32)(sqrt(4)·width / 5) (double).
-      antialias = fvif::gaussian_taps(wa, static_cast<float>(std::sqrt(4.0) * wa / 5.0f));
-      local = fvif::filter_taps(4, q.kernelscale);
+      antialias = speed::antialias_taps(q.kernelscale);
+      local = speed::local_taps(q.kernelscale);
     }
     if (q.resample && (q.scaled_width != q.width || q.scaled_height != q.height))
       scale.prepare(static_cast<int>(q.width), static_cast<int>(q.height), static_cast<int>(q.scaled_width),
@@ -105,14 +99,13 @@ inline void band_pass(workspace& ws, const speed_request& q, const float* img) {
   }
 }
 
-// est_params on ws.band (wo×ho): the 5×5 block statistics of one image.
-inline void estimate(workspace& ws, const speed_request& q, image_stats& out) {
-  const std::size_t wo = q.scaled_width >> 4, ho = q.scaled_height >> 4;
-  const std::size_t tw = wo / 5 * 5, th = ho / 5 * 5, nbh = tw / 5, nb = nbh * (th / 5);
-  const std::size_t sw = tw - 4, sh = th - 4, n = sw * sh;
+// est_params up to K: binary32 means (sums row-major, divided by (f32)N) and the double sums of the centred
+// samples, each strictly sequential in row-major order (the 325 sums advance together, one position at a
+// time); the rest is the shared host math (metrics/speed_stats.hpp).
+inline void estimate(workspace& ws, const speed_request& q, speed::image_stats& out) {
+  const speed::geometry g(q);
+  const std::size_t wo = g.wo, sw = g.sw, sh = g.sh, n = g.n;
   const float* d = ws.band.data();
-  // Means: binary32 sums, row-major, divided by (f32)N; covariances: double sums of the centred samples,
-  // each strictly sequential in row-major order (the 325 sums advance together, one position at a time).
   float mean[E];
   for (int k = 0; k < E; ++k) {
     const std::size_t r0 = static_cast<std::size_t>(k / 5), c0 = static_cast<std::size_t>(k % 5);
@@ -137,70 +130,7 @@ inline void estimate(workspace& ws, const speed_request& q, image_stats& out) {
       for (int y = 0; y <= x; ++y) a[y] += cx * c[y];
     }
   }
-  matrix k{};
-  for (int x = 0; x < E; ++x)
-    for (int y = 0; y <= x; ++y)
-      k[x * E + y] = k[y * E + x] = static_cast<float>(acc[x * E + y] / static_cast<double>(n));
-  float lam[E];
-  eigenvalues(k, lam);
-  // The independent term: one column per block, its 25 samples.
-  ws.y.resize(E * nb);
-  for (std::size_t si = 0; si < 5; ++si)
-    for (std::size_t sj = 0; sj < 5; ++sj)
-      for (std::size_t b = 0; b < nb; ++b)
-        ws.y[(si * 5 + sj) * nb + b] = d[((b / nbh) * 5 + si) * wo + (b % nbh) * 5 + sj];
-  bool regular = true;
-  for (float l : lam) regular = regular && !(static_cast<double>(l) < eps);
-  ws.x.resize(E * nb);
-  ws.qy.resize(E * nb);
-  out.err = !(regular && solve(k, ws.y.data(), ws.x.data(), ws.qy.data(), nb));
-  if (out.err) std::fill(ws.x.begin(), ws.x.end(), 0.0f);
-  // Block variances S = Σ_e (X·Y)/25 (binary32, e ascending); entropies over the 25 eigenvalues.
-  out.variance.assign(nb, 0.0f);
-  for (std::size_t e = 0; e < E; ++e)
-    for (std::size_t b = 0; b < nb; ++b) {
-      const float z = (ws.x[e * nb + b] * ws.y[e * nb + b]) / 25.0f;
-      out.variance[b] = e == 0 ? z : out.variance[b] + z;
-    }
-  const double log2_2pie = std::log2(2 * 3.14159265358979323846 * 2.71828182845904523536);
-  out.entropy.assign(nb, 0.0f);
-  for (float l : lam) {
-    const float lk = l < 0 ? 0.0f : l;
-    for (std::size_t b = 0; b < nb; ++b)
-      out.entropy[b] = static_cast<float>(
-          static_cast<double>(out.entropy[b]) +
-          (std::log2(static_cast<double>(lk * out.variance[b] + q.sigma_nn)) + log2_2pie));
-  }
-}
-
-// get_speed_score: the mean over blocks of |a − c| (binary32), blocks below the base entropy skipped.
-[[nodiscard]] inline float pair_score(const image_stats& r, const image_stats& d, const speed_request& q) {
-  const double log2_2pie = std::log2(2 * 3.14159265358979323846 * 2.71828182845904523536);
-  const std::size_t nb = r.entropy.size();
-  const auto base = static_cast<float>(
-      static_cast<double>(E) * (std::log2(static_cast<double>((1 + q.nn_floor) * q.sigma_nn)) + log2_2pie));
-  float score = 0;
-  for (std::size_t b = 0; b < nb; ++b) {
-    const float hr = r.entropy[b], hd = d.entropy[b], sr = r.variance[b], sd = d.variance[b];
-    if (hr < base && hd < base) continue;
-    const double lr = std::log2(static_cast<double>(1 + sr)), ld = std::log2(static_cast<double>(1 + sd));
-    double a = 0, c = 0;
-    switch (q.weight_var_mode) {
-      case 1: a = hr * lr, c = hd * lr; break;
-      case 2: a = hr * ld, c = hd * ld; break;
-      case 3: {
-        const double m = std::log2(1 + static_cast<double>(sr + sd) / 2.0);
-        a = hr * m, c = hd * m;
-        break;
-      }
-      case 4: a = hr * lr, c = hd * std::log2(1 + static_cast<double>(sr + sd) / 2.0); break;
-      case 5: a = hr * lr, c = hd * std::log2(1 + (0.75 * sr + 0.25 * sd)); break;
-      case 6: a = hr * lr, c = hd * std::log2(1 + (0.25 * sr + 0.75 * sd)); break;
-      default: a = hr * lr, c = hd * ld; break;
-    }
-    score += std::fabs(static_cast<float>(a) - static_cast<float>(c));
-  }
-  return score / static_cast<float>(nb);
+  speed::block_stats(acc, d, q, ws.stats, out);
 }
 
 // speed_extract_score on two working planes (width×height, rows packed); returns err_ref || err_dis.
@@ -210,8 +140,7 @@ inline bool extract_score(workspace& ws, const speed_request& q, const float* re
   estimate(ws, q, ws.ref);
   band_pass(ws, q, prescaled(ws, q, dis));
   estimate(ws, q, ws.dis);
-  score = ws.ref.err != ws.dis.err ? 0.0f : pair_score(ws.ref, ws.dis, q);
-  return ws.ref.err || ws.dis.err;
+  return speed::pair_result(ws.ref, ws.dis, q, score);
 }
 
 // picture_copy: the top-left w×h samples of p as (f32)sample / 2^(bpc−8) − 128; no plane: mid-grey (0).

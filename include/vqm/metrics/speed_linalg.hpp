@@ -1,14 +1,15 @@
 // SpEED's 25x25 linear algebra in binary32, as libvmaf's speed.c does it (SPEC-vmaf-v1 §B.9, §B.10): the
 // eigenvalues of the covariance matrix (Householder tridiagonalisation + implicit symmetric QR, GSL's
 // algorithm with libvmaf's float/double promotions) and the solve K X = Y by libvmaf's own Householder QR.
-// Every operation is rounded where libvmaf rounds it; the library is built with -ffp-contract=off.
+// Every operation is rounded where libvmaf rounds it; the library is built with -ffp-contract=off. Host math
+// shared by every backend (the Cpu kernel and the Vulkan engine's decode both call it).
 #pragma once
 
 #include <array>
 #include <cmath>
 #include <cstddef>
 
-namespace vqm::cpu::speed_detail {
+namespace vqm::speed {
 
 inline constexpr int E = 25;      // elements of a 5x5 block
 inline constexpr double eps = 1e-6;  // libvmaf's EIGENVALUE_EPS, compared in double
@@ -221,4 +222,4 @@ inline bool solve(const matrix& k, const float* y, float* x, float* qy, std::siz
   return true;
 }
 
-}  // namespace vqm::cpu::speed_detail
+}  // namespace vqm::speed
