@@ -341,12 +341,11 @@ TEST_F(cli, help_lists_libvmaf_coverage) {
   for (const char* m : {"vmaf_v0.6.1", "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3", "vmaf_v1.0.16_hfr_1d5h_2160"})
     EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  model " + std::string(m) + " +built in, Cpu: exact +Vulkan: ")))
         << m;
-  // adm, vif and motion; float_adm, float_vif and float_motion: on every backend built
-  for (const char* m : {"vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_float_v0.6.1", "vmaf_float_b_v0.6.3"})
+  // adm, vif and motion; float_adm, float_vif and float_motion; cambi, speed_chroma, adm and motion: on every
+  // backend built
+  for (const char* m : {"vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_float_v0.6.1", "vmaf_float_b_v0.6.3", "vmaf_v1.0.16_3d0h",
+                        "vmaf_v1.0.16_hfr_1d5h_2160"})
     EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  model " + std::string(m) + " +built in, Cpu: exact +Vulkan: (exact|not in this build)\\n")))
-        << m;
-  for (const char* m : {"vmaf_v1.0.16_3d0h"})  // cambi, SpEED: no Vulkan engine yet
-    EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  model " + std::string(m) + " +built in, Cpu: exact +Vulkan: (not yet|not in this build)\\n")))
         << m << "\n" << r.out;
 }
 
