@@ -1,5 +1,6 @@
 // VMAF on the Vulkan backend (Google Benchmark): frames per second of the vmaf_v0.6.1 model (adm + vif +
-// motion on the GPU, the SVM on the host), of each feature alone, and of the model next to the five other
+// motion on the GPU, the SVM on the host), of vmaf_float_v0.6.1 and vmaf_v1.0.16_3d0h, of each feature
+// alone (float_adm, cambi, speed_chroma, float_ansnr too), and of vmaf_v0.6.1 next to the five other
 // metrics in the same submit, at 1080p and 2160p 8-bit 4:2:0 from host memory (the astronaut fixture
 // mirror-tiled); frames_in_flight() frames in flight.
 //
@@ -35,16 +36,22 @@ Vulkan& backend() {
 }
 
 // Frames through one session; the counter is frames per second.
-void run(benchmark::State& state, const resolution& r, bool model, std::vector<feature_request> features) {
-  for (const char* f : {"adm", "vif", "motion"})
+void run(benchmark::State& state, const resolution& r, const char* model, std::vector<feature_request> features) {
+  std::vector<std::string> needed;
+  for (const auto& f : features) needed.push_back(f.name);
+  if (model) {
+    const auto m = vmaf::builtin_model(model);
+    for (const auto& f : m.features()) needed.push_back(f.extractor);
+  }
+  for (const auto& f : needed)
     if (!runs_on<Vulkan>(f)) {
-      state.SkipWithError((std::string("the Vulkan backend has no ") + f + " engine in this build").c_str());
+      state.SkipWithError(("the Vulkan backend has no " + f + " engine in this build").c_str());
       return;
     }
   auto& v = backend();
   const auto& fr = frames(r);
   session_config cfg;
-  if (model) cfg.models.push_back(vmaf::builtin_model("vmaf_v0.6.1"));
+  if (model) cfg.models.push_back(vmaf::builtin_model(model));
   cfg.features = std::move(features);
   cfg.depth = v.frames_in_flight();
   // One session for the whole run (as a stream): its programs are built, and a first frame run, before
@@ -74,15 +81,20 @@ const std::vector<feature_request> five = {{"psnr", {}}, {"float_psnr", {}}, {"f
 [[maybe_unused]] const bool registered = [] {
   for (const auto& r : resolutions) {
     const std::string res = r.name;
-    benchmark::RegisterBenchmark(("vmaf_v0.6.1/" + res).c_str(), [r](benchmark::State& s) { run(s, r, true, {}); })
+    benchmark::RegisterBenchmark(("vmaf_v0.6.1/" + res).c_str(), [r](benchmark::State& s) { run(s, r, "vmaf_v0.6.1", {}); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("vmaf_v0.6.1+five/" + res).c_str(), [r](benchmark::State& s) { run(s, r, true, five); })
+    benchmark::RegisterBenchmark(("vmaf_v0.6.1+five/" + res).c_str(), [r](benchmark::State& s) { run(s, r, "vmaf_v0.6.1", five); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
-    for (const char* f : {"adm", "vif", "motion"})
+    // libvmaf 3.2's other models: the float family and VMAF v1 (cambi and SpEED beside adm and motion)
+    for (const char* m : {"vmaf_float_v0.6.1", "vmaf_v1.0.16_3d0h"})
+      benchmark::RegisterBenchmark((std::string(m) + "/" + res).c_str(), [r, m](benchmark::State& s) { run(s, r, m, {}); })
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    for (const char* f : {"adm", "vif", "motion", "float_adm", "cambi", "speed_chroma", "float_ansnr"})
       benchmark::RegisterBenchmark((std::string(f) + "/" + res).c_str(),
-                                   [r, f](benchmark::State& s) { run(s, r, false, {{f, {}}}); })
+                                   [r, f](benchmark::State& s) { run(s, r, nullptr, {{f, {}}}); })
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
   }
