@@ -54,6 +54,7 @@ inline int run_main(const options& o, const CLI::App& app) {
   auto in = open_inputs(o, raw, note);
   shard_part part;
   auto result = score(o, settings.cfg, in, note, shard_out ? &part : nullptr);
+  for (auto& rep : result.reports) output::put_first(rep, settings.series_first);  // a shard keeps this order too
   in.decoded.show(note);  // what only the whole stream tells (a variable frame rate)
   if (shard_out) {
     write_shard_file(o, settings, result.reports.front(), part, in.ref->format(), result.backend, *shard_out);

@@ -22,7 +22,6 @@ struct unsupported_flag {
 // Every flag of libvmaf's cli_parse.c (3.x, colorimetry flags of its current head included) that vqm
 // does not implement. The others work as in libvmaf (docs/cli.md, "libvmaf compatibility").
 inline constexpr unsupported_flag unsupported_flags[] = {
-    {"sub", "libvmaf's subtitle output is not in vqm; use --xml (the default), --json or --csv"},
     {"cpumask", "vqm has no instruction-set mask: its Cpu kernels give the same numbers on every CPU (--threads N "
                 "limits the cores used)"},
     {"gpumask", "vqm's GPU backend is Vulkan: choose it with --backend vulkan or auto and the device with --gpu-id N "
@@ -46,6 +45,7 @@ inline constexpr unsupported_flag unsupported_flags[] = {
     {"color_matrix_ref", nullptr},
     {"color_matrix_dist", nullptr},
 };
+static_assert(std::string_view(unsupported_flags[0].name) == "cpumask");  // -c below refuses with its text
 inline constexpr const char* colorimetry_instead =
     "vqm's metrics measure the samples as stored and take no colorimetry; drop the flag (convert the input with "
     "ffmpeg first if it must be)";
@@ -82,7 +82,7 @@ inline constexpr const char* colorimetry_instead =
       continue;
     }
     if (a[1] != '-') {  // short options: -c is libvmaf's --cpumask
-      if (a[1] == 'c') refuse("-c", unsupported_flags[1].instead);
+      if (a[1] == 'c') refuse("-c", unsupported_flags[0].instead);
       const std::string name = a.substr(0, 2);
       value_next = a.size() == 2 && takes_value(name);
       out.push_back(std::move(a));

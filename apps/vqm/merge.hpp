@@ -28,7 +28,7 @@ namespace vqm::cli {
 struct merge_options {
   std::vector<std::string> shards;
   std::string output, pool, precision = "legacy";
-  bool json = false, csv = false, xml = false, quiet = false;
+  bool json = false, csv = false, xml = false, sub = false, quiet = false;
 };
 
 namespace merge_detail {
@@ -147,8 +147,7 @@ inline void run_merge(const merge_options& o) {
     print_summary(rep, numbers, backend);
     return;
   }
-  const auto format = o.json ? output_format::json : o.csv ? output_format::csv : output_format::xml;
-  out->commit(write_report(format, rep, numbers));
+  out->commit(write_report(chosen_format(o.json, o.csv, o.sub), rep, numbers));
 }
 
 }  // namespace merge_detail

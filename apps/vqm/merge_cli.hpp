@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
-#include "libvmaf_flags.hpp"
 #include "merge.hpp"
 #include "std_streams.hpp"
 
@@ -28,10 +27,10 @@ inline int merge_cli(int argc, char** argv) {
   auto* json = app.add_flag("--json", o.json, "Write JSON");
   auto* csv = app.add_flag("--csv", o.csv, "Write CSV");
   auto* xml = app.add_flag("--xml", o.xml, "Write XML (the default)");
-  json->excludes(csv)->excludes(xml);
-  csv->excludes(xml);
-  bool sub = false;
-  app.add_flag("--sub", sub, "(refused, as by the single run)");
+  auto* sub = app.add_flag("--sub", o.sub, "Write libvmaf's subtitle output");
+  json->excludes(csv)->excludes(xml)->excludes(sub);
+  csv->excludes(xml)->excludes(sub);
+  xml->excludes(sub);
   app.add_option("-o,--output", o.output, "Output file ('-' for stdout); without it a summary goes to stdout");
   app.add_option("--pool", o.pool, "Pooled statistics to write, as the single run's --pool");
   app.add_option("--precision", o.precision, "Score digits, as the single run's --precision");
@@ -50,7 +49,6 @@ inline int merge_cli(int argc, char** argv) {
     return exit_usage;
   }
   try {
-    if (sub) throw usage_error(std::string("--sub is not supported: ") + unsupported_flags[0].instead);
     merge_detail::run_merge(o);
     flush_stdout();
     return exit_ok;

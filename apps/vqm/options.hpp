@@ -26,8 +26,9 @@ struct options {
   raw_options raw;
   scale_options scale;
   std::vector<std::string> features, models;
-  bool json = false, csv = false, xml = false, quiet = false, list_gpu = false, no_prediction = false;
+  bool json = false, csv = false, xml = false, sub = false, quiet = false, list_gpu = false, no_prediction = false;
   unsigned threads = 1;
+  bool threads_given = false;  // --threads on the command line: libvmaf's is 0 without it (its output order)
   std::size_t frame_cnt = 0, subsample = 1, frame_skip_ref = 0, frame_skip_dist = 0;
   std::string pool;  // --pool: empty for libvmaf's four statistics
   std::string backend = "cpu", precision = "legacy", compat_mode = "none";
@@ -69,13 +70,19 @@ inline void define_options(CLI::App& app, options& o) {
   auto* json = app.add_flag("--json", o.json, "Write JSON");
   auto* csv = app.add_flag("--csv", o.csv, "Write CSV");
   auto* xml = app.add_flag("--xml", o.xml, "Write XML (the default)");
-  json->excludes(csv)->excludes(xml);
-  csv->excludes(xml);
+  auto* sub = app.add_flag("--sub", o.sub, "Write libvmaf's subtitle output (MicroDVD: one line of scores a frame)");
+  json->excludes(csv)->excludes(xml)->excludes(sub);
+  csv->excludes(xml)->excludes(sub);
+  xml->excludes(sub);
   app.add_option("-o,--output", o.output,
                  "Output file ('-' for stdout); without it a summary goes to stdout (repeatable: one per -d, in order)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
-  app.add_option("--threads", o.threads, "CPU threads (frames measured in parallel)")->check(non_negative);
+  app.add_option("--threads", o.threads,
+                 "CPU threads (frames measured in parallel); given, the outputs list psnr's and float_motion's "
+                 "series first, as libvmaf's do with --threads")
+      ->check(non_negative)
+      ->each([&o](const std::string&) { o.threads_given = true; });
   app.add_option("--frame_cnt", o.frame_cnt, "Measure at most this many frames (0: all)")->check(non_negative);
   app.add_option("--subsample", o.subsample, "Measure and report only frames with index % N == 0")
       ->check(non_negative);
@@ -102,7 +109,7 @@ inline void define_options(CLI::App& app, options& o) {
       ->check(CLI::IsMember({"none", "libvmaf"}));
 
   app.footer(coverage_text() + "\n" +
-             "libvmaf's flags that vqm does not implement (--sub, --cpumask, --gpumask, --aom_ctc, --nflx_ctc, "
+             "libvmaf's flags that vqm does not implement (--cpumask, --gpumask, --aom_ctc, --nflx_ctc, "
              "--color_*) are refused with what to use instead (docs/cli.md).");
 }
 

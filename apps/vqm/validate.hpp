@@ -16,6 +16,7 @@
 #include "run.hpp"
 #include "std_streams.hpp"
 #include "vqm/io/pooling.hpp"
+#include "vqm/output/series_order.hpp"
 #include "vqm/vmaf/builtin_models.hpp"
 #include "writers.hpp"
 
@@ -45,6 +46,7 @@ struct run_settings {
   std::vector<io::pool_statistic> statistics;  // --pool; empty for libvmaf's four
   number_format numbers;
   output_format format = output_format::xml;
+  std::vector<std::string> series_first;  // the series libvmaf's outputs list first (output/series_order.hpp)
 };
 
 // The settings from the options; throws naming the flag whose value is refused.
@@ -78,7 +80,9 @@ struct run_settings {
   cfg.subsample = o.subsample ? o.subsample : 1;
   cfg.quiet = o.quiet;
   s.numbers = number_format::parse(o.precision);
-  s.format = o.json ? output_format::json : o.csv ? output_format::csv : output_format::xml;
+  s.format = chosen_format(o.json, o.csv, o.sub);
+  // libvmaf's order follows its own --threads, 0 unless given (vqm's default of 1 is not libvmaf's).
+  s.series_first = output::threaded_first_series(cfg.features, o.threads_given ? o.threads : 0);
   check_threads(o.threads);
   return s;
 }

@@ -115,7 +115,9 @@ class scorer {
   }
   // Adds the clip states of frames that follow those accumulated (a later shard's), by metric name.
   void merge_clip_states(std::span<const named_state> states) {
-    for (const auto& [name, words] : states) {
+    for (const auto& state : states) {  // no structured binding: Clang 14 cannot capture one in a lambda
+      const std::string& name = state.first;
+      const auto& words = state.second;
       auto m = std::find_if(metrics_.begin(), metrics_.end(), [&](const auto& x) { return x.names().front() == name; });
       if (m == metrics_.end()) throw error(errc::invalid_argument, "a clip state of '" + name + "', which no metric here writes");
       m->merge_clip_state(words);

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "api.hpp"
+#include "vqm/output/series_order.hpp"
 #include "vqm/output/writers.hpp"
 #include "vqm/version.hpp"
 
@@ -157,26 +158,8 @@ int read(VmafContext& c, VmafPicture* ref, VmafPicture* dist, unsigned index) {
   return 0;
 }
 
-// With n_threads > 0 libvmaf 3.2.0's outputs list psnr's and float_motion's series first (in registration
-// order, float_motion's motion3 with them), then the other features' in registration order: measured with
-// FFmpeg's filter and libvmaf's API (psnr, float_motion, float_ssim, float_psnr, psnr_hvs, float_ms_ssim,
-// ciede, float_moment, float_vif, the integer VMAF features; 1 to 4 threads, the same every run).
-[[nodiscard]] std::vector<std::string> threaded_first_series(const VmafContext& c) {
-  std::vector<std::string> out;
-  if (c.cfg.n_threads == 0) return out;
-  for (const auto& req : c.features) {
-    if (req.name != "psnr" && req.name != "float_motion") continue;
-    const auto suffix = feature_suffix(req.name, req.options);
-    registry::all::for_each([&]<class E>() {
-      if (E::algorithm::feature_name != req.name) return;
-      for (const auto& o : E::algorithm::provided) out.push_back(printed_name(o, suffix));
-    });
-  }
-  return out;
-}
-
-// What vmaf_write_output writes: the features' series in the table's order (threaded_first_series
-// first), then the models' series the caller has scored, in the order it first asked for them (libvmaf's
+// What vmaf_write_output writes: the features' series in the table's order (output::threaded_first_series
+// first: libvmaf's order depends on n_threads), then the models' series the caller has scored, in the order it first asked for them (libvmaf's
 // collector order).
 [[nodiscard]] output::report report_of(const VmafContext& c) {
   const auto& t = table_of(c);
@@ -184,7 +167,7 @@ int read(VmafContext& c, VmafPicture* ref, VmafPicture* dist, unsigned index) {
   for (const auto& m : c.models)
     for (const auto& n : m->model->output_names()) model_series.push_back(n);
   std::vector<std::size_t> cols;
-  const auto first = threaded_first_series(c);
+  const auto first = output::threaded_first_series(c.features, c.cfg.n_threads);
   for (const auto& n : first)
     if (auto k = t.find(n); k && std::find(cols.begin(), cols.end(), *k) == cols.end()) cols.push_back(*k);
   for (std::size_t k = 0; k < t.names.size(); ++k)

@@ -306,7 +306,6 @@ TEST_F(cli_flags, unique_prefixes_and_short_forms_work_as_in_getopt) {
 
 TEST_F(cli_flags, libvmaf_flags_vqm_lacks_are_one_line_errors_saying_what_to_use) {
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
-      {{"--sub"}, {"--sub is not supported", "--json or --csv"}},
       {{"--cpumask", "7"}, {"--cpumask is not supported", "--threads"}},
       {{"-c", "7"}, {"-c is not supported", "instruction-set mask"}},
       {{"--gpumask=1"}, {"--gpumask is not supported", "--backend vulkan", "--gpu-id"}},

@@ -123,22 +123,26 @@ TEST_F(cli_shards, every_split_into_two_to_four_shards_merges_into_the_single_ru
   EXPECT_EQ(splits, 15u + 105u + 455u);
 }
 
-// Options of the shards (--subsample, --frame_skip_*) and of the merge (--pool, --precision).
+// Options of the shards (--subsample, --frame_skip_*, --threads: libvmaf's threaded series order) and of the
+// merge (--pool, --precision, --sub).
 TEST_F(cli_shards, subsample_skips_pool_and_precision_merge_exactly) {
-  const std::vector<std::string> run{"--subsample", "3", "--frame_skip_ref", "1", "--frame_skip_dist", "1"};
+  const std::vector<std::string> run{"--subsample", "3", "--frame_skip_ref", "1", "--frame_skip_dist", "1",
+                                     "--threads", "2"};
   const std::vector<std::string> out{"--precision", "max", "--pool", "min,p5,mean,harmonic_mean,stddev,p99.5"};
   auto both = run;
   both.insert(both.end(), out.begin(), out.end());
   std::vector<std::vector<vqm::cli::shard>> splits;  // 15 frames after the skips, cut in two
   for (std::size_t cut = 1; cut < 15; cut += 2)
     splits.push_back({vqm::cli::read_shard(shard(0, cut, run, "a")), vqm::cli::read_shard(shard(cut, 15, run, "b"))});
-  for (const std::string format : {"--json", "--csv"}) {
+  for (const std::string format : {"--json", "--csv", "--sub"}) {
     const auto want = without_fps(single(format, both));
+    const std::string first = format == "--csv" ? "Frame,psnr_y,psnr_cb,psnr_cr," : format == "--sub" ? "{0}{1}frame: 0|psnr_y: " : "";
+    EXPECT_TRUE(want.starts_with(first)) << want.substr(0, 99);
     EXPECT_EQ(without_fps(merge(format, {path("a"), path("b")}, out)), want) << format;  // the last cut
     for (const auto& s : splits) {
       auto rep = vqm::cli::merge_detail::merge_shards(s);
       rep.statistics = vqm::io::parse_pool_statistics(out[3]);
-      const auto f = format == "--json" ? vqm::cli::output_format::json : vqm::cli::output_format::csv;
+      const auto f = vqm::cli::chosen_format(format == "--json", format == "--csv", format == "--sub");
       EXPECT_EQ(without_fps(vqm::cli::write_report(f, rep, vqm::cli::number_format::parse("max"))), want)
           << format << " cut " << s.front().end;
     }
@@ -160,6 +164,11 @@ TEST_F(cli_shards, gaps_overlaps_other_runs_and_damaged_files_are_refused) {
   expect_clean_failure({"merge", a}, {a, "no shard has the frames from 6"});
   expect_clean_failure({"merge", b}, {b, "no shard has frames 0..5"});
   expect_clean_failure({"merge", a, other}, {other, "another options", "--subsample 2"});
+  // --threads given lists psnr's series first (libvmaf's threaded order): not the series of a run without it.
+  const auto threaded = shard(6, 16, {"--threads", "1"}, "threaded");
+  expect_clean_failure({"merge", a, threaded},
+                       {threaded, "another series", "(psnr_y,psnr_cb,psnr_cr,motion2,motion,motion3,integer_adm2,",
+                        " vs integer_adm2,"});
   // Another distorted: the same frames of another file.
   spit(path("dis2.y4m"), slurp(path("ref.y4m")));
   auto x = args();
