@@ -10,6 +10,7 @@
 
 #include "checks.hpp"
 #include "coverage.hpp"
+#include "format_flags.hpp"
 #include "raw_input.hpp"
 #include "scale_options.hpp"
 #include "vqm/io/open.hpp"
@@ -67,13 +68,7 @@ inline void define_options(CLI::App& app, options& o) {
                      " (repeatable; --feature help lists every feature's outputs and options)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
-  auto* json = app.add_flag("--json", o.json, "Write JSON");
-  auto* csv = app.add_flag("--csv", o.csv, "Write CSV");
-  auto* xml = app.add_flag("--xml", o.xml, "Write XML (the default)");
-  auto* sub = app.add_flag("--sub", o.sub, "Write libvmaf's subtitle output (MicroDVD: one line of scores a frame)");
-  json->excludes(csv)->excludes(xml)->excludes(sub);
-  csv->excludes(xml)->excludes(sub);
-  xml->excludes(sub);
+  add_format_flags(app, o.json, o.csv, o.xml, o.sub);
   app.add_option("-o,--output", o.output,
                  "Output file ('-' for stdout); without it a summary goes to stdout (repeatable: one per -d, in order)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
