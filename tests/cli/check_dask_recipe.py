@@ -116,7 +116,7 @@ def start(cmd, log, work):
                             preexec_fn=die_with_parent)
 
 
-def wait_for_port(port, procs, seconds=60):
+def wait_for_port(port, procs, seconds=240):
     """Until the scheduler listens; a daemon that exits first is an error (its output is in the log)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -164,8 +164,8 @@ def main():
                                 "--death-timeout", "60"], log, work))
         wait_for_port(port, procs)
         from distributed import Client  # now: its threads run after the forks
-        with Client(address, timeout=60) as client:
-            client.wait_for_workers(2, timeout=60)
+        with Client(address, timeout=240) as client:
+            client.wait_for_workers(2, timeout=240)
             started = time.monotonic()
             markers = os.path.join(work, "markers")
             os.makedirs(markers)
