@@ -17,6 +17,7 @@
 
 #include "atomic_file.hpp"
 #include "backend.hpp"
+#include "count_frames.hpp"
 #include "errors.hpp"
 #include "inputs.hpp"
 #include "libvmaf_flags.hpp"
@@ -42,9 +43,16 @@ inline int run_main(const options& o, const CLI::App& app) {
     return exit_ok;
   }
   check_arguments(o);
+  check_count_options(o);
   check_shard_options(o);
   const note_printer note{o.quiet};
-  run_settings settings = make_settings(o, note);
+  run_settings settings = make_settings(o, note);  // a count refuses the flags its run would refuse
+  if (o.count_frames) {
+    check_stdin_uses(o);
+    auto in = open_inputs(o, raw_format(o.raw, app), note);
+    write_all(STDOUT_FILENO, std::to_string(count_frames(o, in)) + "\n", "stdout");
+    return exit_ok;
+  }
   if (!o.frame_range.empty()) settings.cfg.range = parse_frame_range(o.frame_range);
   auto out = open_outputs(o.output);  // before any frame is measured: an unwritable -o fails at once
   std::optional<output_file> shard_out;

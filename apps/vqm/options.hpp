@@ -35,6 +35,7 @@ struct options {
   std::string backend = "cpu", precision = "legacy", compat_mode = "none";
   int gpu_id = -1;
   std::string frame_range, shard_out;  // --frame-range A:B --shard-out FILE (shard.hpp)
+  bool count_frames = false;           // --count-frames (count_frames.hpp)
 };
 
 inline std::string builtin_model_list() {
@@ -100,6 +101,9 @@ inline void define_options(CLI::App& app, options& o) {
                  "A:B: score frames A to B-1 only (0-based, after --frame_skip_*), with the frames around them that "
                  "temporal features read, into --shard-out FILE; vqm merge -o OUT FILE... writes the whole run's output");
   app.add_option("--shard-out", o.shard_out, "The shard file of --frame-range (docs/cli.md, Shards)");
+  app.add_flag("--count-frames", o.count_frames,
+               "Print the number of frames this run scores (after --frame_skip_*, at most --frame_cnt) and exit: "
+               "what --frame-range shards cut (docs/scale.md)");
   app.add_option("--compat", o.compat_mode, "none (default) or libvmaf (reproduce libvmaf's quirks bit-exactly)")
       ->check(CLI::IsMember({"none", "libvmaf"}));
 

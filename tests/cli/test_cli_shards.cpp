@@ -202,5 +202,25 @@ TEST_F(cli_shards, gaps_overlaps_other_runs_and_damaged_files_are_refused) {
   EXPECT_FALSE(fs::exists(path("late")));
 }
 
+// `vqm --count-frames`: the frames a run scores, what a scheduler cuts into --frame-range shards (recipes/dask).
+TEST_F(cli_shards, count_frames_prints_what_the_run_scores) {
+  const auto count = [&](const std::vector<std::string>& extra) {
+    auto x = args(extra);
+    x.push_back("--count-frames");
+    return vqm(x);
+  };
+  EXPECT_EQ(count({}).out, "16\n");
+  EXPECT_EQ(count({"--frame_skip_ref", "3", "--frame_skip_dist", "3"}).out, "13\n");
+  EXPECT_EQ(count({"--frame_cnt", "5"}).out, "5\n");
+  EXPECT_EQ(count({"--frame_skip_ref", "2", "--frame_cnt", "9"}).out, "9\n");  // the run reads no further either
+  const auto mismatch = count({"--frame_skip_ref", "2"});
+  EXPECT_EQ(mismatch.rc, 1);
+  EXPECT_NE(mismatch.err.find("has 14 frames after --frame_skip_ref 2 but distorted"), std::string::npos) << mismatch.err;
+  const auto with_output = count({"-o", path("out.xml")});
+  EXPECT_EQ(with_output.rc, 1);
+  EXPECT_NE(with_output.err.find("--count-frames prints the number of frames"), std::string::npos) << with_output.err;
+  EXPECT_TRUE(leftovers({"ref.y4m", "dis.y4m"}).empty());
+}
+
 }  // namespace VQM_TEST_UNIT
 }  // namespace cli_test
