@@ -43,6 +43,7 @@ inline int run_main(const options& o, const CLI::App& app) {
   }
   check_arguments(o);
   check_shard_options(o);
+  check_device_options(o);
   const note_printer note{o.quiet};
   run_settings settings = make_settings(o, note);
   if (!o.frame_range.empty()) settings.cfg.range = parse_frame_range(o.frame_range);
