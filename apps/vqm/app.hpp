@@ -45,6 +45,7 @@ inline int run_main(const options& o, const CLI::App& app) {
   check_arguments(o);
   check_count_options(o);
   check_shard_options(o);
+  check_device_options(o);
   const note_printer note{o.quiet};
   run_settings settings = make_settings(o, note);  // a count refuses the flags its run would refuse
   if (o.count_frames) {

@@ -11,6 +11,7 @@
 
 #include "built_backends.hpp"
 #include "checks.hpp"
+#include "devices.hpp"
 #include "errors.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
@@ -51,7 +52,7 @@ inline int list_gpus() {
   if (o.backend == "cpu") return false;
   std::string why;
   bool ok = vulkan::available(&why);
-  if (ok && o.backend == "auto" && o.gpu_id < 0) {
+  if (ok && o.backend == "auto" && o.gpu_id < 0 && o.devices.empty()) {
     bool hardware = false;
     std::string software;
     for (const auto& d : vulkan::list_devices()) {
@@ -74,10 +75,10 @@ inline int list_gpus() {
 }
 
 // Starts the device into `vk`; with auto, a device that fails to start leaves `vk` empty (the CPU runs).
-inline void start_vulkan(const options& o, const note_printer& note, std::optional<Vulkan>& vk) {
+inline void start_vulkan(const options& o, const note_printer& note, std::optional<Vulkan>& vk, int device) {
   try {
     vulkan::context_options vo;
-    vo.device_index = o.gpu_id;
+    vo.device_index = device;
     vk.emplace(vo);
   } catch (const error& e) {
     if (o.backend == "vulkan") throw;
@@ -98,7 +99,16 @@ struct scored {
   const std::span<io::frame_source* const> dis_span(dis);
 #if VQM_HAVE_VULKAN
   std::optional<Vulkan> vk;
-  if (vulkan_wanted(o, note)) start_vulkan(o, note, vk);
+  if (vulkan_wanted(o, note)) {
+    int device = o.gpu_id;
+    if (!o.devices.empty()) {
+      const auto chosen = select_devices(o.devices, vulkan::list_devices());
+      if (chosen.size() > 1)
+        return {run_on_vulkan_devices(chosen, o.device_block, cfg, *in.ref, dis_span, part), "vulkan"};
+      device = chosen.front();  // one device: --gpu-id's run
+    }
+    start_vulkan(o, note, vk, device);
+  }
   if (vk) return {run(*vk, vk->frames_in_flight(), cfg, *in.ref, dis_span, part), "vulkan"};
 #else
   if (o.backend == "vulkan") fail_without_vulkan();

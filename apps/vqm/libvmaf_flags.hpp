@@ -24,8 +24,8 @@ struct unsupported_flag {
 inline constexpr unsupported_flag unsupported_flags[] = {
     {"cpumask", "vqm has no instruction-set mask: its Cpu kernels give the same numbers on every CPU (--threads N "
                 "limits the cores used)"},
-    {"gpumask", "vqm's GPU backend is Vulkan: choose it with --backend vulkan or auto and the device with --gpu-id N "
-                "(see --list-gpu)"},
+    {"gpumask", "vqm's GPU backend is Vulkan: choose it with --backend vulkan or auto and the devices with --devices "
+                "all|N,... (see --list-devices; --gpu-id N picks one)"},
     {"aom_ctc", "vqm has no presets; AOM CTC's set is --model version=vmaf_v0.6.1 "
                 "--model version=vmaf_v0.6.1neg:name=vmaf_neg --feature "
                 "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 --feature float_ssim=enable_db=true:clip_db=true "

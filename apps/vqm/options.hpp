@@ -10,7 +10,6 @@
 
 #include "checks.hpp"
 #include "coverage.hpp"
-#include "format_flags.hpp"
 #include "raw_input.hpp"
 #include "scale_options.hpp"
 #include "vqm/io/open.hpp"
@@ -34,6 +33,9 @@ struct options {
   std::string pool;  // --pool: empty for libvmaf's four statistics
   std::string backend = "cpu", precision = "legacy", compat_mode = "none";
   int gpu_id = -1;
+  std::string devices;  // --devices all|0,2|NAME,... (devices.hpp)
+  std::size_t device_block = 64;
+  bool device_block_given = false;
   std::string frame_range, shard_out;  // --frame-range A:B --shard-out FILE (shard.hpp)
   bool count_frames = false;           // --count-frames (count_frames.hpp)
 };
@@ -69,7 +71,13 @@ inline void define_options(CLI::App& app, options& o) {
                      " (repeatable; --feature help lists every feature's outputs and options)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
-  add_format_flags(app, o.json, o.csv, o.xml, o.sub);
+  auto* json = app.add_flag("--json", o.json, "Write JSON");
+  auto* csv = app.add_flag("--csv", o.csv, "Write CSV");
+  auto* xml = app.add_flag("--xml", o.xml, "Write XML (the default)");
+  auto* sub = app.add_flag("--sub", o.sub, "Write libvmaf's subtitle output (MicroDVD: one line of scores a frame)");
+  json->excludes(csv)->excludes(xml)->excludes(sub);
+  csv->excludes(xml)->excludes(sub);
+  xml->excludes(sub);
   app.add_option("-o,--output", o.output,
                  "Output file ('-' for stdout); without it a summary goes to stdout (repeatable: one per -d, in order)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
@@ -94,8 +102,16 @@ inline void define_options(CLI::App& app, options& o) {
   app.add_flag("-n,--no_prediction", o.no_prediction, "No VMAF model: compute the --feature metrics only");
   app.add_option("--backend", o.backend, "cpu (default), vulkan or auto")
       ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
-  app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (see --list-gpu)")->check(non_negative);
-  app.add_flag("--list-gpu", o.list_gpu, "List Vulkan devices and exit");
+  app.add_option("--devices", o.devices,
+                 "Vulkan devices to spread the run over: all, indices or names (e.g. 0,2; see --list-devices); one "
+                 "-d: frames in blocks, several -d: the distorted; the output equals one device's");
+  app.add_option("--device-block", o.device_block, "Frames per block with --devices and one -d (default 64)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+      ->each([&o](const std::string&) { o.device_block_given = true; });
+  app.add_flag("--list-devices", o.list_gpu, "List the Vulkan devices and exit");
+  // The former names: --gpu-id N is --devices N.
+  app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (as --devices N)")->check(non_negative)->group("");
+  app.add_flag("--list-gpu", o.list_gpu, "As --list-devices")->group("");
   app.add_option("--precision", o.precision, "Score digits: legacy (libvmaf's %.6f, default), max (%.17g) or 1..17 (%.Ng)");
   app.add_option("--frame-range", o.frame_range,
                  "A:B: score frames A to B-1 only (0-based, after --frame_skip_*), with the frames around them that "

@@ -141,7 +141,7 @@ namespace detail {
 template <class B>
 class host_pictures {
  public:
-  host_pictures(B&, io::frame_source&, std::span<io::frame_source* const>, std::size_t) {}
+  host_pictures(B&, io::frame_source&, std::span<io::frame_source* const>, std::size_t, bool = true) {}
   [[nodiscard]] bool empty() const noexcept { return true; }
   [[nodiscard]] read_ahead::memory spans() const { return {}; }
 };
@@ -151,7 +151,10 @@ class host_pictures<B> {
  public:
   // Written only (the readers check samples on the way): VRAM behind a resizable BAR where there is one.
   // With several distorted, a reference in host memory is read back by the shared upload: cached memory.
-  host_pictures(B& b, io::frame_source& ref, std::span<io::frame_source* const> dis, std::size_t slots) {
+  // `enabled` false (several devices: a picture is one device's): none, as on other backends.
+  host_pictures(B& b, io::frame_source& ref, std::span<io::frame_source* const> dis, std::size_t slots,
+                bool enabled = true) {
+    if (!enabled) return;
     try {
       pics_.resize(1 + dis.size());
       for (std::size_t k = 0; k < pics_.size(); ++k) {
@@ -232,14 +235,35 @@ inline void skip_frames(io::frame_source& s, std::size_t n, const char* role, co
       throw error(errc::bad_input, fmt::format("{} {} has only {} frames, fewer than {} {} skips (skip fewer frames)",
                                                role, s.path(), s.frames_read(), flag, n));
 }
+
+// After read_ahead's next() drained the longer inputs (every frames_read() counts a whole file): the error
+// naming the first distorted whose count differs from the reference's. `i`: the pairs read.
+[[noreturn]] inline void throw_count_mismatch(io::frame_source& ref, std::span<io::frame_source* const> dis,
+                                              std::size_t skip_ref, std::size_t skip_dis, std::size_t i) {
+  const std::size_t nref = ref.frames_read() - skip_ref;
+  const auto* d = dis.front();
+  for (auto* k : dis)
+    if (k->frames_read() - skip_dis != nref) {
+      d = k;
+      break;
+    }
+  // --frame_cnt 0 means all frames: suggest it only for a count that limits something.
+  const auto hint = i > 0 ? fmt::format("; --frame_cnt {} compares the first {}", i, i) : std::string();
+  throw error(errc::mismatch, fmt::format("reference {} has {} but distorted {} has {} (frame counts must match{})",
+                                          ref.path(), frames_left(nref, skip_ref, "--frame_skip_ref"), d->path(),
+                                          frames_left(d->frames_read() - skip_dis, skip_dis, "--frame_skip_dist"), hint));
+}
 }  // namespace detail
 
 // One reference, many distorted (`-d a -d b ...`): the reference read once per frame, every distorted
 // scored against it in one multi_session; one report per distorted, each equal to a run of its own pair
 // (the same values, the same errors naming that distorted). fps: the whole pass, the same in each.
+// Several backends (--devices with several -d): the distorted spread over them (multi_session's groups).
 template <Backend B>
-[[nodiscard]] std::vector<report> run(B& backend, std::size_t depth, const run_config& cfg, io::frame_source& ref,
-                                      std::span<io::frame_source* const> dis, shard_part* part = nullptr) {
+[[nodiscard]] std::vector<report> run(std::span<B* const> backends, std::size_t depth, const run_config& cfg,
+                                      io::frame_source& ref, std::span<io::frame_source* const> dis,
+                                      shard_part* part = nullptr) {
+  B& backend = *backends.front();
   for (auto* d : dis) check_same_format(ref, *d);
   const auto& f = ref.format();
   if (cfg.models.empty() && cfg.features.empty())
@@ -266,7 +290,7 @@ template <Backend B>
   }
   std::optional<multi_session<B>> sc;
   try {
-    sc.emplace(backend, f, sc_cfg, dis.size());
+    sc.emplace(backends, f, sc_cfg, dis.size());
   } catch (const error& e) {
     if (e.code() != errc::unsupported_format) throw;
     throw error(e.code(), ref.path() + " (" + describe(f) + "): " + e.what());
@@ -297,7 +321,7 @@ template <Backend B>
   // backend that reads host memory in place, straight into that memory: frames in flight read from them,
   // so both outlive the drain below (declared outside the try).
   const std::size_t ahead = read_ahead::default_ahead;
-  detail::host_pictures<B> host(backend, ref, dis, read_ahead::ring_size(depth, ahead));
+  detail::host_pictures<B> host(backend, ref, dis, read_ahead::ring_size(depth, ahead), backends.size() == 1);
   read_ahead input(ref, dis, depth, ahead, read_limit, host.spans());
   std::size_t i = 0;  // frames read (after the skips and the frames before a shard's context)
   try {
@@ -315,23 +339,7 @@ template <Backend B>
       }
       prog.update(++i);
     }
-    if (input.ended_first() != read_ahead::input::none) {
-      // next() drained the longer inputs: every frames_read() counts a whole file. The pair named is the
-      // first distorted whose count differs from the reference's.
-      const std::size_t nref = ref.frames_read() - skip_ref;
-      const auto* d = dis.front();
-      for (auto* k : dis)
-        if (k->frames_read() - skip_dis != nref) {
-          d = k;
-          break;
-        }
-      // --frame_cnt 0 means all frames: suggest it only for a count that limits something.
-      const auto hint = i > 0 ? fmt::format("; --frame_cnt {} compares the first {}", i, i) : std::string();
-      throw error(errc::mismatch,
-                  fmt::format("reference {} has {} but distorted {} has {} (frame counts must match{})", ref.path(),
-                              detail::frames_left(nref, skip_ref, "--frame_skip_ref"), d->path(),
-                              detail::frames_left(d->frames_read() - skip_dis, skip_dis, "--frame_skip_dist"), hint));
-    }
+    if (input.ended_first() != read_ahead::input::none) detail::throw_count_mismatch(ref, dis, skip_ref, skip_dis, i);
     sc->drain();
   } catch (...) {
     // Frames still in flight read from the input's ring: let them finish before it goes away.
@@ -371,6 +379,13 @@ template <Backend B>
     rep.fps = secs > 0 ? static_cast<double>(frames_read) / secs : 0.0;
   }
   return out;
+}
+
+template <Backend B>
+[[nodiscard]] std::vector<report> run(B& backend, std::size_t depth, const run_config& cfg, io::frame_source& ref,
+                                      std::span<io::frame_source* const> dis, shard_part* part = nullptr) {
+  B* const one[] = {&backend};
+  return run(std::span<B* const>(one), depth, cfg, ref, dis, part);
 }
 
 // One pair: the report of `vqm -r ref -d dis`.

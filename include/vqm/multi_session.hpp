@@ -24,12 +24,16 @@
 // compute both pictures' terms in one pass, and splitting them would cost every separate run a second
 // pass and its partials a second layout.
 //
+// Several devices: given a span of backends (one vqm::Vulkan per device), the distorted are spread over
+// them in contiguous groups, each group sharing its backend as above (docs/multi-gpu.md).
+//
 // Frames in flight: each distorted's session keeps up to depth() frames in flight, all on the one
 // backend (on Vulkan its slots bound the GPU work, whatever N). Views passed to push() must stay valid
 // until depth() more pushes or finish() has returned, as with session.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <exception>
@@ -66,17 +70,37 @@ struct reference_ring_of<B> {
 template <Backend B>
 class multi_session {
  public:
-  multi_session(B& backend, const picture_format& f, const session_config& c, std::size_t distorted) {
+  multi_session(B& backend, const picture_format& f, const session_config& c, std::size_t distorted)
+      : multi_session(std::span<B* const>(std::array{&backend}), f, c, distorted) {}
+
+  // Several backends (vqm::Vulkan on several devices): the distorted are spread over them in contiguous
+  // groups (distorted k on backends[k * backends.size() / distorted]; with fewer distorted than backends
+  // some stay idle), each backend with its own reference ring; the tables are those of one backend. The
+  // host work of a push (each group's uploads) runs on the caller's thread, device by device; the devices
+  // compute at once. The reference must then be a host view (a device's picture is of one device).
+  multi_session(std::span<B* const> backends, const picture_format& f, const session_config& c, std::size_t distorted) {
     if (distorted == 0) throw error(errc::invalid_argument, "multi_session: no distorted stream");
+    if (backends.empty()) throw error(errc::invalid_argument, "multi_session: no backend");
+    for (auto* b : backends)
+      if (!b) throw error(errc::invalid_argument, "multi_session: a null backend");
     // The reference-only features (motion) run in the first session only, when the others keep a feature.
     const auto requests = feature_requests(c);
     share_ = distorted > 1 && without_reference_only(requests).size() < requests.size() &&
              !without_reference_only(requests).empty();
     sessions_.reserve(distorted);
-    for (std::size_t i = 0; i < distorted; ++i) sessions_.push_back(std::make_unique<session<B>>(backend, f, c, i == 0 || !share_));
-    // An entry is rewritten depth() + 1 puts later: each session has waited for that frame by then.
-    if constexpr (shares_reference<B>)
-      if (distorted > 1) ring_ = backend.reference_ring(f, depth() + 1);
+    owner_.reserve(distorted);
+    for (std::size_t i = 0; i < distorted; ++i) {
+      owner_.push_back(i * backends.size() / distorted);
+      sessions_.push_back(std::make_unique<session<B>>(*backends[owner_.back()], f, c, i == 0 || !share_));
+    }
+    // An entry is rewritten depth() + 1 puts later: each session has waited for that frame by then. A
+    // backend with one distorted takes the host reference itself (no ring, as with one backend).
+    groups_ = owner_.back() + 1;
+    if constexpr (shares_reference<B>) {
+      rings_.resize(groups_);
+      for (std::size_t g = 0; g < groups_; ++g)
+        if (std::count(owner_.begin(), owner_.end(), g) > 1) rings_[g] = backends[g]->reference_ring(f, depth() + 1);
+    }
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return sessions_.size(); }
@@ -130,12 +154,23 @@ class multi_session {
     if (dis.size() != sessions_.size())
       throw error(errc::invalid_argument, "multi_session::push: " + std::to_string(dis.size()) + " distorted pictures for " +
                                               std::to_string(sessions_.size()) + " streams");
+    if constexpr (!std::convertible_to<const R&, picture_view>)
+      if (groups_ > 1)
+        throw error(errc::invalid_argument, "multi_session::push: a device's reference picture with several backends "
+                                            "(push a host view: each device uploads it)");
     if constexpr (shares_reference<B> && std::convertible_to<const R&, picture_view>) {
-      if (ring_ && ring_->fits(picture_view(ref))) {
-        const auto shared = ring_->put(picture_view(ref));
-        for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(shared, dis[k]);
-        return;
+      for (std::size_t g = 0; g < groups_; ++g) {
+        auto& ring = rings_[g];
+        if (ring && ring->fits(picture_view(ref))) {
+          const auto shared = ring->put(picture_view(ref));
+          for (std::size_t k = 0; k < dis.size(); ++k)
+            if (owner_[k] == g) sessions_[k]->push(shared, dis[k]);
+        } else {
+          for (std::size_t k = 0; k < dis.size(); ++k)
+            if (owner_[k] == g) sessions_[k]->push(ref, dis[k]);
+        }
       }
+      return;
     }
     for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(ref, dis[k]);
   }
@@ -166,7 +201,9 @@ class multi_session {
   }
 
   bool share_ = false;  // the reference-only features run in sessions_[0] only
-  typename detail::reference_ring_of<B>::type ring_{};  // before sessions_: outlives their frames
+  std::size_t groups_ = 1;          // the backends in use
+  std::vector<std::size_t> owner_;  // owner_[k]: distorted k's backend
+  std::vector<typename detail::reference_ring_of<B>::type> rings_;  // a backend's; before sessions_: outlive their frames
   std::vector<std::unique_ptr<session<B>>> sessions_;  // not movable once frames refer to their metrics
 };
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,8 @@ inline void expect_same_table(const score_table& got, const score_table& want, c
 // rocket_177x99 against three distorted (x264 crf35, noise, the reference itself): one multi_session
 // against three separate sessions on the same backend; returns the number of values compared.
 template <Backend B>
-std::size_t check_multi_equals_separate(B& backend, const session_config& cfg) {
+std::size_t check_multi_equals_separate(std::span<B* const> backends, const session_config& cfg) {
+  B& backend = *backends.front();
   const auto refs = read_all(fixture("rocket_177x99_420p8_ref.y4m"));
   std::vector<std::vector<picture>> dis{read_all(fixture("rocket_177x99_420p8_x264crf35.y4m")),
                                         read_all(fixture("rocket_177x99_420p8_noise10.y4m")), refs};
@@ -52,7 +54,7 @@ std::size_t check_multi_equals_separate(B& backend, const session_config& cfg) {
   for (const auto& d : dis) EXPECT_EQ(d.size(), refs.size());
   const auto& f = refs.front().format();
 
-  multi_session<B> m(backend, f, cfg, dis.size());
+  multi_session<B> m(backends, f, cfg, dis.size());
   EXPECT_EQ(m.size(), dis.size());
   std::vector<picture_view> views(dis.size());
   for (std::size_t i = 0; i < refs.size(); ++i) {
@@ -83,6 +85,13 @@ std::size_t check_multi_equals_separate(B& backend, const session_config& cfg) {
     values += want.rows.size() * want.names.size() + want.aggregate.size();
   }
   return values;
+}
+
+// One backend: every distorted on it.
+template <Backend B>
+std::size_t check_multi_equals_separate(B& backend, const session_config& cfg) {
+  B* const one[] = {&backend};
+  return check_multi_equals_separate(std::span<B* const>(one), cfg);
 }
 
 // The contract's edges: no stream, a push with the wrong number of pictures.

@@ -1,11 +1,13 @@
 // multi_session on the Vulkan backend: three distorted streams in one pass against one reference, all on
-// one backend (its slots shared), equal three separate sessions, every value (VMAF + psnr + float_ssim);
+// one backend (its slots shared) or spread over several, equal three separate sessions, every value (VMAF +
+// psnr + float_ssim);
 // the reference goes host → device once per frame (the backend's count of host bytes uploaded), also
 // semi-planar / MSB-aligned ones.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,22 @@ TEST(VulkanMultiSession, EqualsSeparateSessions) {
   std::printf("%zu values equal to separate sessions\n", n);
   EXPECT_GT(n, 0u);
   EXPECT_GT(test::check_multi_equals_separate(v, test::multi_config(2, 2, compat::libvmaf)), 0u);
+}
+
+// Several backends (devices): the distorted spread over them in groups (0 and 1 on the first, sharing its
+// reference ring; 2 alone on the second, the host reference), every value equal to separate sessions; and
+// one distorted per backend. A second context on the same device stands for a second device (the CLI's
+// test runs two lavapipe devices).
+TEST(VulkanMultiSession, SpreadOverTwoBackendsEqualsSeparateSessions) {
+  VQM_REQUIRE_VULKAN(ctx);
+  Vulkan a(ctx), b(vulkan::context_options{});
+  Vulkan* const two[] = {&a, &b};
+  EXPECT_GT(test::check_multi_equals_separate(std::span<Vulkan* const>(two), test::multi_config(2, 1, compat::none)), 0u);
+  Vulkan c(vulkan::context_options{});
+  Vulkan* const three[] = {&a, &b, &c};
+  EXPECT_GT(test::check_multi_equals_separate(std::span<Vulkan* const>(three), test::multi_config(2, 1, compat::none)), 0u);
+  Vulkan* const none[] = {&a, nullptr};
+  EXPECT_THROW(multi_session<Vulkan>(std::span<Vulkan* const>(none), picture_format{}, {}, 2), error);
 }
 
 // A device without timeline semaphores: the shared upload is ordered by submission order instead.
