@@ -162,6 +162,7 @@ class multi_session {
       if (ring_ && ring_->fits(picture_view(ref))) {
         const auto shared = ring_->put(picture_view(ref));
         for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(shared, dis[k]);
+        if (!sent_.empty()) stream();
         return;
       }
     }
