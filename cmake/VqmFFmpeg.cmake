@@ -21,7 +21,9 @@ if(VQM_FFMPEG)
   add_library(vqm_ffmpeg INTERFACE)
   add_library(vqm::ffmpeg ALIAS vqm_ffmpeg)
   target_link_libraries(vqm_ffmpeg INTERFACE vqm::vqm PkgConfig::VQM_LIBAV Threads::Threads)
-  target_compile_definitions(vqm_ffmpeg INTERFACE VQM_WITH_FFMPEG=1)
+  # Written once, for the target and vqm-ffmpeg.pc (cmake/VqmInstall.cmake).
+  set(VQM_FFMPEG_DEFINITIONS VQM_WITH_FFMPEG=1)
+  target_compile_definitions(vqm_ffmpeg INTERFACE ${VQM_FFMPEG_DEFINITIONS})
   set_target_properties(vqm_ffmpeg PROPERTIES EXPORT_NAME ffmpeg)
   message(STATUS "vqm: FFmpeg decoding (vqm::ffmpeg): libavformat ${VQM_LIBAV_libavformat_VERSION}, "
                  "libavcodec ${VQM_LIBAV_libavcodec_VERSION}")

@@ -27,8 +27,8 @@ class any_metric {
   // Partials storage for `n` frames in flight; allocated once, reused for every frame.
   void reserve_slots(std::size_t n) { self_->reserve_slots(n); }
   // Series a temporal metric can only write at the end of the stream (motion2/motion3), one value per
-  // frame pushed, in frame order; empty for most metrics.
-  [[nodiscard]] std::vector<named_series> finish() const { return self_->finish(); }
+  // frame pushed from frame `first` on, in frame order; empty for most metrics (algorithm::finish).
+  [[nodiscard]] std::vector<named_series> finish(std::size_t first = 0) const { return self_->finish(first); }
   void enqueue(B& b, typename B::frame& f, std::size_t slot) { self_->enqueue(b, f, slot); }
   void scores(std::size_t slot, double* out) const { self_->scores(slot, out); }
   void accumulate(std::size_t slot) { self_->accumulate(slot); }
@@ -47,7 +47,7 @@ class any_metric {
     virtual void scores(std::size_t slot, double* out) const = 0;
     virtual void accumulate(std::size_t slot) = 0;
     virtual std::vector<named_value> aggregate() const = 0;
-    virtual std::vector<named_series> finish() const = 0;
+    virtual std::vector<named_series> finish(std::size_t first) const = 0;
     virtual std::vector<std::uint64_t> clip_state() const = 0;
     virtual void set_clip_state(std::span<const std::uint64_t> w) = 0;
     virtual void merge_clip_state(std::span<const std::uint64_t> w) = 0;
@@ -67,7 +67,7 @@ class any_metric {
     void scores(std::size_t slot, double* out) const override { metric.scores(partials[slot], out); }
     void accumulate(std::size_t slot) override { algorithm::accumulate(metric, partials[slot]); }
     std::vector<named_value> aggregate() const override { return algorithm::aggregate(metric); }
-    std::vector<named_series> finish() const override { return algorithm::finish(metric); }
+    std::vector<named_series> finish(std::size_t first) const override { return algorithm::finish(metric, first); }
     std::vector<std::uint64_t> clip_state() const override { return algorithm::clip_state(metric); }
     void set_clip_state(std::span<const std::uint64_t> w) override { algorithm::set_clip_state(metric, w); }
     void merge_clip_state(std::span<const std::uint64_t> w) override { algorithm::merge_clip_state(metric, w); }

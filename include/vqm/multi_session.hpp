@@ -36,7 +36,9 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -108,6 +110,29 @@ class multi_session {
   [[nodiscard]] const std::vector<std::string>& feature_names() const noexcept { return sessions_.front()->feature_names(); }
   [[nodiscard]] std::size_t frames_pushed() const noexcept { return sessions_.front()->frames_pushed(); }
 
+  // Per-frame rows while streaming, as session::on_frame: f(k, row) for every reported frame of distorted
+  // k, each distorted's in frame order, with the values finish()'s table k holds. When the
+  // reference-only features are shared, distorted k's row waits for the first distorted's (its motion
+  // columns and hence its predictions). The same rules: spans valid during the call, set before the
+  // first push, `f` must not call this multi_session.
+  void on_frame(std::function<void(std::size_t, const frame_scores&)> f) {
+    if (frames_pushed() > 0) throw error(errc::invalid_argument, "multi_session::on_frame: set it before the first push");
+    on_frame_ = std::move(f);
+    if (!share_) {
+      for (std::size_t k = 0; k < sessions_.size(); ++k)
+        sessions_[k]->on_frame([this, k](const frame_scores& r) { on_frame_(k, r); });
+      return;
+    }
+    pending_.assign(sessions_.size(), {});
+    sent_.assign(sessions_.size(), 0);
+    for (std::size_t k = 0; k < sessions_.size(); ++k)
+      sessions_[k]->feature_rows_ = [this, k](std::size_t frame, const std::vector<std::string>& names, const std::vector<double>& row) {
+        if (k == 0 && full_names_.empty()) full_names_ = names;
+        if (k > 0 && own_names_.empty()) own_names_ = names;
+        pending_[k].push_back({frame, row});
+      };
+  }
+
   // Records frame i of the reference against frame i of every distorted (dis[k]: distorted k).
   void push(const picture_view& ref, std::span<const picture_view> dis) { push_pictures(ref, dis); }
   // Pictures of the backend's own kind (vulkan::gpu_picture: GPU-resident or host_picture input) for the
@@ -129,6 +154,7 @@ class multi_session {
       }
     }
     if (first) std::rethrow_exception(first);
+    if (!sent_.empty()) stream();
   }
 
   // Drains, then each distorted's table (end-of-stream series, predictions), in push order. Call once.
@@ -139,6 +165,8 @@ class multi_session {
     for (auto& s : sessions_) out.push_back(s->features());
     for (std::size_t k = 1; k < out.size() && share_; ++k) out[k] = with_columns_of(out.front(), std::move(out[k]));
     for (std::size_t k = 0; k < out.size(); ++k) sessions_[k]->complete(out[k]);
+    for (std::size_t k = 0; k < sent_.size(); ++k)  // shared: the rows not streamed yet
+      for (; sent_[k] < out[k].rows.size(); ++sent_[k]) on_frame_(k, {out[k].frames[sent_[k]], out[k].names, out[k].rows[sent_[k]]});
     return out;
   }
 
@@ -170,9 +198,43 @@ class multi_session {
             if (owner_[k] == g) sessions_[k]->push(ref, dis[k]);
         }
       }
+      if (!sent_.empty()) stream();
       return;
     }
     for (std::size_t k = 0; k < dis.size(); ++k) sessions_[k]->push(ref, dis[k]);
+    if (!sent_.empty()) stream();
+  }
+
+  // Shared reference-only features: distorted k's streamed feature row with the first distorted's columns
+  // it lacks (as with_columns_of), then its predictions. pending_[0] keeps a row of the first distorted
+  // until every distorted has had it (dropped_: those before its front).
+  void stream() {
+    if (full_names_.empty()) return;  // the first distorted has streamed no row yet
+    if (names_.empty()) {
+      inputs_ = sessions_.front()->model_inputs(full_names_);
+      names_ = full_names_;
+      const auto p = sessions_.front()->prediction_names();
+      names_.insert(names_.end(), p.begin(), p.end());
+    }
+    std::vector<double> row, x;
+    for (std::size_t k = 0; k < sessions_.size(); ++k) {
+      while (sent_[k] - dropped_ < pending_[0].size() && (k == 0 || !pending_[k].empty())) {
+        const auto& [frame, full] = pending_[0][sent_[k] - dropped_];
+        row = full;
+        if (k > 0) {
+          const auto& own = pending_[k].front().second;
+          for (std::size_t c = 0; c < full_names_.size(); ++c) {
+            const auto it = std::find(own_names_.begin(), own_names_.end(), full_names_[c]);
+            if (it != own_names_.end()) row[c] = own[static_cast<std::size_t>(it - own_names_.begin())];
+          }
+          pending_[k].pop_front();
+        }
+        sessions_[k]->predict_row(inputs_, row, x);
+        ++sent_[k];  // before the call: a row whose callback throws counts as delivered
+        on_frame_(k, {frame, names_, row});
+      }
+    }
+    for (const std::size_t all = *std::min_element(sent_.begin(), sent_.end()); dropped_ < all; ++dropped_) pending_[0].pop_front();
   }
 
   // `own` in `full`'s column order, the columns it lacks (the reference-only features') taken from `full`:
@@ -200,6 +262,13 @@ class multi_session {
     return t;
   }
 
+  // Streaming (on_frame); with share_, the rows of the sessions' feature_rows_ (stream()).
+  std::function<void(std::size_t, const frame_scores&)> on_frame_;
+  std::vector<std::deque<std::pair<std::size_t, std::vector<double>>>> pending_;  // (frame, feature row)
+  std::vector<std::size_t> sent_;  // rows delivered, per distorted
+  std::size_t dropped_ = 0;
+  std::vector<std::string> full_names_, own_names_, names_;  // the first's and the others' features; a row's
+  std::vector<std::vector<std::size_t>> inputs_;
   bool share_ = false;  // the reference-only features run in sessions_[0] only
   std::size_t groups_ = 1;          // the backends in use
   std::vector<std::size_t> owner_;  // owner_[k]: distorted k's backend

@@ -124,12 +124,13 @@ class scorer {
     }
   }
 
-  // End-of-stream series (integer_motion2/3), one value per frame pushed, in metric order; call after
-  // draining with pop().
-  [[nodiscard]] std::vector<named_series> finish() const {
+  // End-of-stream series (integer_motion2/3), one value per frame popped from frame `first` on, in metric
+  // order; after draining with pop(), every frame's. Before, frame i's values are final once frame
+  // i + context.after has been popped (algorithm::finish).
+  [[nodiscard]] std::vector<named_series> finish(std::size_t first = 0) const {
     std::vector<named_series> out;
     for (const auto& m : metrics_) {
-      auto s = m.finish();
+      auto s = m.finish(first);
       out.insert(out.end(), std::make_move_iterator(s.begin()), std::make_move_iterator(s.end()));
     }
     return out;
@@ -146,7 +147,7 @@ class scorer {
   }
 
  private:
-  struct job {
+  struct flight {  // a frame in flight
     std::size_t index;
     std::size_t slot;
     bool measure;
@@ -157,7 +158,7 @@ class scorer {
   compat compat_;
   std::size_t depth_;
   std::size_t next_index_ = 0;
-  std::deque<job> in_flight_;
+  std::deque<flight> in_flight_;
   std::vector<std::string> names_;
   std::size_t clip_begin_ = 0, clip_end_ = 0;  // 0, 0: no window (every frame counts)
   std::vector<std::vector<std::uint64_t>> saved_;  // clip states after frame clip_end_ - 1

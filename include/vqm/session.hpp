@@ -5,10 +5,15 @@
 //   vqm::session<vqm::Cpu> s(cpu, ref.format(), {.models = {vqm::vmaf::builtin_model("vmaf_v0.6.1")}});
 //   for (...) s.push(ref_picture, dis_picture);     // views valid until depth() later frames are pushed
 //   const vqm::score_table t = s.finish();          // t.column("vmaf"), t.pooled("vmaf").mean, t.rows ...
+//
+// Rows while streaming: s.on_frame([](const vqm::frame_scores& f) { ... f.at("vmaf") ... }) before the first
+// push gives every reported frame's row as soon as its values are final (see on_frame), the same values
+// finish()'s table holds.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -58,6 +63,20 @@ struct score_table {
   // Any statistics, in the order given: io::parse_pool_statistics("mean,stddev,p5") (the CLI's --pool).
   [[nodiscard]] std::vector<double> pooled(std::string_view name, std::span<const io::pool_statistic> stats) const {
     return io::pool(column(name), stats);
+  }
+};
+
+// One reported frame's row, as session::on_frame delivers it while streaming: the names and values that
+// finish()'s table holds for this frame (score_table::names, its row), bit for bit. The spans are valid
+// during the callback only.
+struct frame_scores {
+  std::size_t frame = 0;                // the frame's stream index (score_table::frames)
+  std::span<const std::string> names;   // score_table::names
+  std::span<const double> values;       // values[k]: series names[k]
+  [[nodiscard]] double at(std::string_view name) const {
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (names[k] == name) return values[k];
+    throw error(errc::invalid_argument, "no series named '" + std::string(name) + "'");
   }
 };
 
@@ -128,7 +147,8 @@ class session {
         scorer_(backend,
                 make_metrics<B>(reference_only ? feature_requests(cfg_) : without_reference_only(feature_requests(cfg_)), f,
                                 cfg_.mode),
-                cfg_.mode, cfg_.depth) {
+                cfg_.mode, cfg_.depth),
+        after_(feature_context(reference_only ? feature_requests(cfg_) : without_reference_only(feature_requests(cfg_))).after) {
     if (cfg_.subsample == 0) cfg_.subsample = 1;
     const auto local = [&](std::size_t i) { return i > cfg_.first_index ? i - cfg_.first_index : 0; };
     if (cfg_.report_begin > cfg_.first_index || cfg_.report_end != std::numeric_limits<std::size_t>::max())
@@ -151,6 +171,19 @@ class session {
   // The per-frame outputs of the features (before end-of-stream series and predictions).
   [[nodiscard]] const std::vector<std::string>& feature_names() const noexcept { return scorer_.names(); }
   [[nodiscard]] std::size_t frames_pushed() const noexcept { return pushed_; }
+
+  // Per-frame results while streaming: `f` is called once for every reported frame, in frame order, with
+  // the row finish()'s table holds for it, as soon as its values are final: its features are back from
+  // the backend (the push depth() frames later) and so are the frames after it that its temporal features
+  // read (context().after: integer_motion2 the next frame, its five-frame window two); the last frames'
+  // rows come from finish(). Called on the caller's thread, from push(), drain() and finish(); the spans
+  // are valid during the call only (copy what you keep), and `f` must not call this session. An
+  // exception from `f` leaves that push()/drain()/finish() (its frame counts as delivered). Set it before
+  // the first push.
+  void on_frame(std::function<void(const frame_scores&)> f) {
+    if (pushed_ > 0) throw error(errc::invalid_argument, "session::on_frame: set it before the first push");
+    on_frame_ = std::move(f);
+  }
 
   // Records one frame pair. The views must stay valid until depth() more frames have been pushed or
   // finish() has returned.
@@ -176,7 +209,7 @@ class session {
   // Drains, then appends end-of-stream series and predictions. Call once.
   [[nodiscard]] score_table finish() {
     score_table t = features();
-    predict(t);
+    complete(t);
     return t;
   }
 
@@ -210,9 +243,53 @@ class session {
     return t;
   }
 
-  void complete(score_table& t) const { predict(t); }
+  // Appends the predictions, then gives on_frame the rows it has not had.
+  void complete(score_table& t) {
+    predict(t);
+    for (; on_frame_ && delivered_ < t.rows.size(); ++delivered_) on_frame_({t.frames[delivered_], t.names, t.rows[delivered_]});
+  }
 
  private:
+  template <Backend>
+  friend class multi_session;
+
+  // The rows streamed before finish(): those of frames at least after_ frames before the last popped, with
+  // the end-of-stream series' values so far (final for them, algorithm::finish) and, unless a
+  // multi_session takes the feature rows (feature_rows_), the predictions.
+  void stream() {
+    std::size_t end = delivered_;
+    while (end < done_.size() && done_[end].index + after_ < popped_) ++end;
+    if (end == delivered_) return;
+    const std::size_t first = done_[delivered_].index;
+    const auto series = scorer_.finish(first);
+    if (stream_names_.empty()) {
+      stream_names_ = scorer_.names();
+      for (const auto& [name, values] : series)
+        if (std::find(stream_names_.begin(), stream_names_.end(), name) == stream_names_.end()) stream_names_.push_back(name);
+      if (!feature_rows_) {
+        inputs_ = model_inputs(stream_names_);
+        const auto p = prediction_names();
+        stream_names_.insert(stream_names_.end(), p.begin(), p.end());
+      }
+    }
+    std::vector<double> row, x;
+    for (; delivered_ < end; ++delivered_) {
+      const frame_result& r = done_[delivered_];
+      row = r.values;
+      for (const auto& [name, values] : series) {
+        const double v = values.at(r.index - first);
+        const auto k = static_cast<std::size_t>(std::find(stream_names_.begin(), stream_names_.end(), name) - stream_names_.begin());
+        if (k < row.size()) row[k] = v;
+        else row.push_back(v);
+      }
+      if (feature_rows_) {
+        feature_rows_(cfg_.first_index + r.index, stream_names_, row);
+      } else {
+        predict_row(inputs_, row, x);
+        on_frame_({cfg_.first_index + r.index, stream_names_, row});
+      }
+    }
+  }
   // Whether the next frame pushed is reported, counting it: a frame of the report range whose stream index
   // --subsample keeps.
   [[nodiscard]] bool next_measured() noexcept {
@@ -223,55 +300,81 @@ class session {
   }
 
   void take(frame_result&& r) {
+    popped_ = r.index + 1;
     if (r.measured) done_.push_back(std::move(r));
+    if (on_frame_ || feature_rows_) stream();
   }
 
-  // libvmaf's order (SPEC-vmaf B.7): every model's main series, then each collection's extras.
-  void predict(score_table& t) const {
+  // Each model's input columns among `names` (a features() table's), after checking that no model's
+  // series repeats a feature's (end-of-stream series are named only now).
+  [[nodiscard]] std::vector<std::vector<std::size_t>> model_inputs(const std::vector<std::string>& names) const {
+    const auto find = [&](const std::string& n) { return std::find(names.begin(), names.end(), n); };
     std::vector<std::vector<std::size_t>> inputs;
     for (const auto& m : cfg_.models) {
       std::vector<std::size_t> cols;
       for (const auto& f : m.features()) {
         const auto name = vmaf::printed_name(f.name, feature_suffix(f.extractor, f.options));
-        const auto k = t.find(name);
-        if (!k) throw error(errc::invalid_argument, "VMAF model " + m.source() + ": feature " + name + " was not computed");
-        cols.push_back(*k);
+        const auto k = find(name);
+        if (k == names.end()) throw error(errc::invalid_argument, "VMAF model " + m.source() + ": feature " + name + " was not computed");
+        cols.push_back(static_cast<std::size_t>(k - names.begin()));
       }
       inputs.push_back(std::move(cols));
     }
-    std::vector<double> x;
-    for (const auto& m : cfg_.models)  // end-of-stream series are named only now
+    for (const auto& m : cfg_.models)
       for (const auto& n : m.output_names())
-        if (t.find(n))
+        if (find(n) != names.end())
           throw error(errc::invalid_argument, "VMAF model " + m.source() + " writes a series named '" + n +
                                                   "', which a feature also writes (give the model its own name=)");
-    for (std::size_t i = 0; i < cfg_.models.size(); ++i) {
-      t.names.push_back(cfg_.models[i].name());
-      for (auto& row : t.rows) {
-        x.clear();
-        for (auto k : inputs[i]) x.push_back(row[k]);
-        row.push_back(cfg_.models[i].predict(x));
+    return inputs;
+  }
+  // libvmaf's order (SPEC-vmaf B.7): every model's main series, then each collection's extras.
+  [[nodiscard]] std::vector<std::string> prediction_names() const {
+    std::vector<std::string> out;
+    for (const auto& m : cfg_.models) out.push_back(m.name());
+    for (const auto& m : cfg_.models)
+      if (m.is_collection()) {
+        const auto names = m.output_names();
+        out.insert(out.end(), names.begin() + 1, names.end());
       }
+    return out;
+  }
+  // Appends the predictions (prediction_names' order) to one row of features; `x` is scratch.
+  void predict_row(const std::vector<std::vector<std::size_t>>& inputs, std::vector<double>& row, std::vector<double>& x) const {
+    const auto gather = [&](std::size_t i) {  // feature columns: before every prediction appended
+      x.clear();
+      for (auto k : inputs[i]) x.push_back(row[k]);
+    };
+    for (std::size_t i = 0; i < cfg_.models.size(); ++i) {
+      gather(i);
+      row.push_back(cfg_.models[i].predict(x));
     }
     for (std::size_t i = 0; i < cfg_.models.size(); ++i) {
-      const auto& m = cfg_.models[i];
-      if (!m.is_collection()) continue;
-      const auto out = m.output_names();
-      t.names.insert(t.names.end(), out.begin() + 1, out.end());
-      for (auto& row : t.rows) {
-        x.clear();
-        for (auto k : inputs[i]) x.push_back(row[k]);
-        const auto b = m.predict_bootstrap(x);
-        row.insert(row.end(), b.members.begin(), b.members.end());
-        row.insert(row.end(), {b.bagging, b.stddev, b.ci_p95_lo, b.ci_p95_hi});
-      }
+      if (!cfg_.models[i].is_collection()) continue;
+      gather(i);
+      const auto b = cfg_.models[i].predict_bootstrap(x);
+      row.insert(row.end(), b.members.begin(), b.members.end());
+      row.insert(row.end(), {b.bagging, b.stddev, b.ci_p95_lo, b.ci_p95_hi});
     }
+  }
+  void predict(score_table& t) const {
+    const auto inputs = model_inputs(t.names);
+    const auto p = prediction_names();
+    t.names.insert(t.names.end(), p.begin(), p.end());
+    std::vector<double> x;
+    for (auto& row : t.rows) predict_row(inputs, row, x);
   }
 
   session_config cfg_;
   scorer<B> scorer_;
-  std::size_t pushed_ = 0, in_range_ = 0;
+  std::size_t after_ = 0;  // frames after a frame that its temporal features read (frame_context::after)
+  std::size_t pushed_ = 0, in_range_ = 0, popped_ = 0;
   std::vector<frame_result> done_;
+  // Streaming: the rows of done_ delivered, and the names they have.
+  std::function<void(const frame_scores&)> on_frame_;
+  std::function<void(std::size_t, const std::vector<std::string>&, const std::vector<double>&)> feature_rows_;
+  std::size_t delivered_ = 0;
+  std::vector<std::string> stream_names_;
+  std::vector<std::vector<std::size_t>> inputs_;
 };
 
 }  // namespace vqm

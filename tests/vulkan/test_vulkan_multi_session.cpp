@@ -2,7 +2,7 @@
 // one backend (its slots shared) or spread over several, equal three separate sessions, every value (VMAF +
 // psnr + float_ssim);
 // the reference goes host → device once per frame (the backend's count of host bytes uploaded), also
-// semi-planar / MSB-aligned ones.
+// semi-planar / MSB-aligned ones; rows streamed while pushing (on_frame) equal the tables.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 
 #include "common/multi_session_check.hpp"
 #include "common/semi_planar.hpp"
+#include "common/streaming_check.hpp"
 #include "vk_test_util.hpp"
 #include "vqm/vulkan.hpp"
 #include "common/test_namespace.hpp"
@@ -129,6 +130,15 @@ TEST(VulkanMultiSession, SemiPlanarReferenceEqualsSeparateSessions) {
       test::expect_same_table(got[d == &a ? 0 : 1], s.finish(), std::string(name) + (d == &a ? " a" : " b"));
     }
   }
+}
+
+// session::on_frame and multi_session::on_frame on the GPU: each reported frame's row once, in order, as
+// soon as final, equal to finish()'s (integer_motion2, the five-frame window, float_motion).
+TEST(VulkanStreaming, RowsEqualFinish) {
+  VQM_REQUIRE_VULKAN(ctx);
+  Vulkan v(ctx);
+  EXPECT_GT(test::check_session_streaming(v, v.frames_in_flight()), 0u);
+  EXPECT_GT(test::check_multi_session_streaming(v), 0u);
 }
 
 }  // namespace

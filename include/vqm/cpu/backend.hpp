@@ -33,7 +33,7 @@ class Cpu : public cpu::engines {
   }
   // Frames run in parallel on the caller's executor (a shared vqm::thread_pool, or any other), which
   // must outlive the backend and its frames.
-  explicit Cpu(executor& pool) : pool_(&pool) {}
+  explicit Cpu(executor& e) : pool_(&e) {}
 
   [[nodiscard]] unsigned threads() const noexcept { return pool_ ? pool_->concurrency() : 1; }
 

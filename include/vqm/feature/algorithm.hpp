@@ -5,6 +5,7 @@
 // series), temporal (needs every frame), reference_only (one computation serves every distorted).
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -117,13 +118,22 @@ template <Algorithm A>
   if constexpr (requires { A::context(o); }) return A::context(o);
   else return {};
 }
-// Series written only at the end of the stream (motion2/motion3), one value per accumulated frame.
+// Series written only at the end of the stream (motion2/motion3), one value per accumulated frame from
+// frame `first` on. Before the end of the stream, frame i's values are final once frames up to
+// i + context().after are accumulated (session's streamed rows); a metric's finish(first) computes the
+// tail alone, a finish() without it is cut.
 template <Algorithm A>
-[[nodiscard]] std::vector<named_series> finish(const A& a) {
+[[nodiscard]] std::vector<named_series> finish(const A& a, std::size_t first = 0) {
   if constexpr (requires { a.finish(); }) {
     static_assert(requires(const typename A::options& o) { A::context(o); },
                   "a metric with end-of-stream series declares the frames around each frame it reads (context)");
-    return a.finish();
+    if constexpr (requires { a.finish(first); }) {
+      return a.finish(first);
+    } else {
+      auto out = a.finish();
+      for (auto& s : out) s.second.erase(s.second.begin(), s.second.begin() + static_cast<std::ptrdiff_t>(std::min(first, s.second.size())));
+      return out;
+    }
   } else {
     return {};
   }

@@ -136,20 +136,23 @@ class float_motion_algorithm {
   // Every frame, in presentation order.
   void accumulate(const partials_type& p) { means_.push_back(mean(p)); }
 
-  // motion2 and motion3 (with the suffix) for every accumulated frame, as libvmaf writes them from extract
-  // (frame i-1 when frame i arrives) and flush (the last frame).
-  [[nodiscard]] std::vector<named_series> finish() const {
+  // motion2 and motion3 (with the suffix) for the accumulated frames first..n-1, as libvmaf writes them from
+  // extract (frame i-1 when frame i arrives) and flush (the last frame).
+  [[nodiscard]] std::vector<named_series> finish(std::size_t first = 0) const {
     const std::size_t n = means_.size();
-    std::vector<double> m2(n, 0.0), m3(n, 0.0);
+    first = first < n ? first : n;
+    std::vector<double> m2(n - first, 0.0), m3(n - first, 0.0);
     if (!opt_.motion_force_zero && n > 1) {
-      m3[0] = blended(means_[1]);
-      for (std::size_t i = 1; i + 1 < n; ++i) {
+      if (first == 0) m3[0] = blended(means_[1]);
+      for (std::size_t i = first > 1 ? first : 1; i + 1 < n; ++i) {
         const double s = means_[i] < means_[i + 1] ? means_[i] : means_[i + 1];
-        m2[i] = weighted(s);
-        m3[i] = blended(s);
+        m2[i - first] = weighted(s);
+        m3[i - first] = blended(s);
       }
-      m2[n - 1] = weighted(means_[n - 1]);
-      m3[n - 1] = blended(means_[n - 1]);
+      if (n - 1 >= first) {
+        m2[n - 1 - first] = weighted(means_[n - 1]);
+        m3[n - 1 - first] = blended(means_[n - 1]);
+      }
     }
     std::vector<named_series> out;
     out.emplace_back(printed_name(provided[0], suffix_), std::move(m2));

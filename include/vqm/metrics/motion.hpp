@@ -112,18 +112,21 @@ class motion_algorithm {
   void accumulate(const partials_type& p) { sad_.push_back(score(p)); }
   [[nodiscard]] const std::vector<double>& sad_scores() const noexcept { return sad_; }
 
-  // A.4: integer_motion2 and integer_motion3 (with the suffix) for every accumulated frame 0..n-1.
-  [[nodiscard]] std::vector<named_series> finish() const {
-    auto [m2, m3] = flush(sad_, opt_);
+  // A.4: integer_motion2 and integer_motion3 (with the suffix) for the accumulated frames first..n-1
+  // (a session streaming its rows asks for the last few; see context()).
+  [[nodiscard]] std::vector<named_series> finish(std::size_t first = 0) const {
+    auto [m2, m3] = flush(sad_, opt_, first);
     std::vector<named_series> out;
     out.emplace_back(printed_name(provided[2], suffix_), std::move(m2));
     out.emplace_back(printed_name(provided[3], suffix_), std::move(m3));
     return out;
   }
 
-  // A.4 on a list of sad scores: {motion2, motion3}.
+  // A.4 on a list of sad scores: {motion2, motion3} of frames first..n-1. Frame i reads sad i-1 .. i+1, the
+  // stamp sad[min_idx] and motion3's previous p (frame i-1's, recomputed here), so a tail equals the same
+  // frames of the whole list.
   [[nodiscard]] static std::pair<std::vector<double>, std::vector<double>> flush(const std::vector<double>& sad,
-                                                                                  const options& o) {
+                                                                                  const options& o, std::size_t first = 0) {
     const std::size_t min_idx = o.motion_five_frame_window ? 2 : 1;
     const std::size_t stride = o.motion_five_frame_window ? 2 : 1;
     const double f = o.motion_blend_factor, off = o.motion_blend_offset, mx = o.motion_max_val;
@@ -136,9 +139,10 @@ class motion_algorithm {
     };
     const std::size_t n = sad.size();
     const double stamp = n > min_idx ? mn(blend(sad[min_idx]), mx) : 0.0;
-    std::vector<double> m2(n), m3(n);
+    first = first < n ? first : n;
+    std::vector<double> m2(n - first), m3(n - first);
     double prev = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = first > 0 ? first - 1 : 0; i < n; ++i) {
       double a = 0.0;
       if (i < min_idx) {
         a = 0.0;
@@ -148,13 +152,14 @@ class motion_algorithm {
         const std::size_t lo = i - (stride - 1);
         a = lo >= min_idx ? (sad[lo] < sad[i + 1] ? sad[lo] : sad[i + 1]) : sad[i + 1];
       }
-      m2[i] = a;
+      const bool out = i >= first;  // frame first-1 only gives prev
+      if (out) m2[i - first] = a;
       if (i < min_idx) {
-        m3[i] = stamp;
+        if (out) m3[i - first] = stamp;
         prev = stamp;
       } else {
         const double p = mn(blend(a), mx);
-        m3[i] = o.motion_moving_average ? (p + prev) / 2.0 : p;
+        if (out) m3[i - first] = o.motion_moving_average ? (p + prev) / 2.0 : p;
         prev = p;
       }
     }

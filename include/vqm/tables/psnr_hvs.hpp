@@ -46,11 +46,11 @@ inline constexpr std::array<const csf_table*, 3> csf{&csf_y, &csf_cb420, &csf_cr
 // MASK[i][j] = f32((f64(csf[i][j]) * 0.3885746225901003)^2), product and square in double.
 inline constexpr double mask_factor = 0.3885746225901003;
 
-[[nodiscard]] constexpr csf_table make_mask(const csf_table& csf) noexcept {
+[[nodiscard]] constexpr csf_table make_mask(const csf_table& t) noexcept {
   csf_table m{};
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j) {
-      const double v = static_cast<double>(csf[i][j]) * mask_factor;
+      const double v = static_cast<double>(t[i][j]) * mask_factor;
       m[i][j] = static_cast<float>(v * v);
     }
   return m;

@@ -1,12 +1,16 @@
 // A downstream program computing VMAF (vmaf_v0.6.1) on the Cpu backend: the heaviest header-only use, built
-// with the consumer's warning flags (-Wall -Wextra -Wpedantic -Werror in CI) through every way of finding
-// vqm, so a flag the CMake target carries but a .pc file lacks (-Wno-psabi) fails the build.
+// with the consumer's warning flags (-Wall -Wextra -Wpedantic -Werror in CI) and -Wshadow through every way
+// of finding vqm, so a flag the CMake target carries but a .pc file lacks (-Wno-psabi) fails the build. It
+// includes the umbrella headers (vqm.hpp, cpu.hpp, session.hpp, multi_session.hpp) and streams its rows.
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "vqm/cpu.hpp"
+#include "vqm/multi_session.hpp"
 #include "vqm/session.hpp"
 #include "vqm/vmaf/builtin_models.hpp"
+#include "vqm/vqm.hpp"
 
 int main() {
   const vqm::picture_format f{64, 48, vqm::chroma_format::yuv420, 8};
@@ -21,12 +25,17 @@ int main() {
   // Designated initialisers leaving members out, as the docs write them: no -Wmissing-field-initializers.
   const vqm::session_config cfg{.models = {vqm::vmaf::builtin_model("vmaf_v0.6.1")}};
   vqm::session<vqm::Cpu> s(cpu, f, cfg);
+  std::vector<double> streamed;
+  s.on_frame([&streamed](const vqm::frame_scores& r) { streamed.push_back(r.at("vmaf")); });
   s.push(ref, dis);
   s.push(ref, ref);
   const auto table = s.finish();
   const auto vmaf = table.column("vmaf");
-  std::printf("vmaf %.6f %.6f\n", vmaf.at(0), vmaf.at(1));
-  // The identical pair scores higher than the distorted one, and both are scores.
-  const bool ok = vmaf.size() == 2 && std::isfinite(vmaf[0]) && vmaf[0] >= 0 && vmaf[1] <= 100 && vmaf[1] > vmaf[0];
+  const auto pooled = table.pooled("vmaf");
+  std::printf("vmaf %.6f %.6f, mean %.6f\n", vmaf.at(0), vmaf.at(1), pooled.mean);
+  // The identical pair scores higher than the distorted one, and both are scores; the streamed rows are
+  // the table's.
+  const bool ok = vmaf.size() == 2 && std::isfinite(vmaf[0]) && vmaf[0] >= 0 && vmaf[1] <= 100 && vmaf[1] > vmaf[0] &&
+                  streamed == vmaf && pooled.min == vmaf[0] && pooled.max == vmaf[1];
   return ok ? 0 : 1;
 }
