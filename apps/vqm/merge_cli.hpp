@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
+#include "format_flags.hpp"
 #include "merge.hpp"
 #include "std_streams.hpp"
 
@@ -24,13 +25,7 @@ inline int merge_cli(int argc, char** argv) {
                "vqm merge"};
   app.set_help_flag("--help", "Print this help and exit");
   app.add_option("shards", o.shards, "Shard files, in any order")->required();
-  auto* json = app.add_flag("--json", o.json, "Write JSON");
-  auto* csv = app.add_flag("--csv", o.csv, "Write CSV");
-  auto* xml = app.add_flag("--xml", o.xml, "Write XML (the default)");
-  auto* sub = app.add_flag("--sub", o.sub, "Write libvmaf's subtitle output");
-  json->excludes(csv)->excludes(xml)->excludes(sub);
-  csv->excludes(xml)->excludes(sub);
-  xml->excludes(sub);
+  add_format_flags(app, o.json, o.csv, o.xml, o.sub);
   app.add_option("-o,--output", o.output, "Output file ('-' for stdout); without it a summary goes to stdout");
   app.add_option("--pool", o.pool, "Pooled statistics to write, as the single run's --pool");
   app.add_option("--precision", o.precision, "Score digits, as the single run's --precision");

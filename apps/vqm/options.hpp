@@ -10,6 +10,7 @@
 
 #include "checks.hpp"
 #include "coverage.hpp"
+#include "format_flags.hpp"
 #include "raw_input.hpp"
 #include "scale_options.hpp"
 #include "vqm/io/open.hpp"
@@ -71,13 +72,7 @@ inline void define_options(CLI::App& app, options& o) {
                      " (repeatable; --feature help lists every feature's outputs and options)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
-  auto* json = app.add_flag("--json", o.json, "Write JSON");
-  auto* csv = app.add_flag("--csv", o.csv, "Write CSV");
-  auto* xml = app.add_flag("--xml", o.xml, "Write XML (the default)");
-  auto* sub = app.add_flag("--sub", o.sub, "Write libvmaf's subtitle output (MicroDVD: one line of scores a frame)");
-  json->excludes(csv)->excludes(xml)->excludes(sub);
-  csv->excludes(xml)->excludes(sub);
-  xml->excludes(sub);
+  add_format_flags(app, o.json, o.csv, o.xml, o.sub);
   app.add_option("-o,--output", o.output,
                  "Output file ('-' for stdout); without it a summary goes to stdout (repeatable: one per -d, in order)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
@@ -109,9 +104,10 @@ inline void define_options(CLI::App& app, options& o) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
       ->each([&o](const std::string&) { o.device_block_given = true; });
   app.add_flag("--list-devices", o.list_gpu, "List the Vulkan devices and exit");
-  // The former names: --gpu-id N is --devices N.
-  app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (as --devices N)")->check(non_negative)->group("");
-  app.add_flag("--list-gpu", o.list_gpu, "As --list-devices")->group("");
+  // The former names stay in --help under their own heading: CLI11 drops a hidden option's name from its
+  // errors ("--gpu-id -2" would be refused without naming --gpu-id).
+  app.add_option("--gpu-id", o.gpu_id, "Vulkan device index (as --devices N)")->check(non_negative)->group("Former names");
+  app.add_flag("--list-gpu", o.list_gpu, "As --list-devices")->group("Former names");
   app.add_option("--precision", o.precision, "Score digits: legacy (libvmaf's %.6f, default), max (%.17g) or 1..17 (%.Ng)");
   app.add_option("--frame-range", o.frame_range,
                  "A:B: score frames A to B-1 only (0-based, after --frame_skip_*), with the frames around them that "

@@ -152,32 +152,7 @@ TEST(VulkanCambi, OutOfRangeSamplesAreAFrameError) {
   }
 }
 
-// The v1.0.16 models' cambi options against every model run libvmaf finished (the values are the same in
-// the eight models: the first one is used); one scorer per pair.
-TEST(VulkanCambi, V1ModelOptionsMatchLibvmaf) {
-  Vulkan* v = gpu();
-  if (!v) GTEST_SKIP() << "no Vulkan device on this machine";
-  const std::string dir = std::string(VQM_TEST_DATA_DIR) + "/reference-vmaf-v1";
-  const std::string opts = "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17";
-  std::size_t compared = 0;
-  for (const auto& pair : reference_pairs(dir)) {
-    const auto j = load_json(dir + "/" + pair + ".json");
-    const auto& run = j.at("features").at("model[vmaf_v1.0.16_3d0h]");
-    if (run.at("status").get<std::string>() != "ok") continue;  // CAMBI's refusals: test_cambi.cpp
-    const auto& [ref, dis] = frames_of(j);
-    const auto& want = run.at("metrics").at("cambi_hrs_1080_cmxv_17_vlt_0.06");
-    const auto got = scores(*v, ref, dis, opts, v->frames_in_flight());
-    ASSERT_EQ(got.size(), want.size()) << pair;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      EXPECT_PRED2(same, got[i][0], to_double(want[i])) << pair << " frame " << i;
-      ++compared;
-    }
-  }
-  if (!std::getenv("VQM_TEST_PAIRS")) {
-    EXPECT_GE(compared, 50u);
-  }
-  std::printf("[ cambi ] %zu v1 model values compared on Vulkan\n", compared);
-}
+// The v1.0.16 models' cambi values on Vulkan: cli.every_vmaf_v1_model_value_vulkan compares every one.
 
 }  // namespace VQM_TEST_UNIT
 }  // namespace vqm::test

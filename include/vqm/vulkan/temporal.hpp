@@ -15,6 +15,7 @@
 //     number of frames in flight (the host never reads the ring).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -45,6 +46,13 @@ class temporal_ring {
   // Byte offset of the entry holding frame `index`, and of the shared scratch.
   [[nodiscard]] std::uint64_t offset(std::uint64_t index) const noexcept { return (index % entries_) * entry_bytes_; }
   [[nodiscard]] std::uint64_t extra_offset() const noexcept { return entries_ * entry_bytes_; }
+  // A job's arguments for frame n compared with frame n - distance: its entry's and the earlier entry's
+  // float offsets, and whether the earlier frame exists (the shaders' convention).
+  [[nodiscard]] std::array<std::uint32_t, 4> pair_args(std::uint64_t n, std::uint64_t distance) const noexcept {
+    const bool has_earlier = n >= distance;
+    return {static_cast<std::uint32_t>(offset(n) / 4),
+            has_earlier ? static_cast<std::uint32_t>(offset(n - distance) / 4) : 0u, has_earlier ? 1u : 0u, 0u};
+  }
 
   // The device buffer, created on the first call (the first frame that uses the state); a state belongs to
   // the device that first ran it.

@@ -274,11 +274,7 @@ struct adm_engine {
     if (y.width < 33 || y.height < 33)
       throw error(errc::unsupported_format, "adm needs a luma of at least 33x33 (SPEC-vmaf Part II §2), got " +
                                                 std::to_string(y.width) + "x" + std::to_string(y.height));
-    job j;
-    j.key = adm_program::key(q);
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = adm_program::key(q), .decode = &decode, .out = &out});
   }
 
  private:

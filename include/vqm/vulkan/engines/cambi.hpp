@@ -268,13 +268,11 @@ class cambi_program final : public program {
 
 struct cambi_engine {
   void cambi(frame& f, const cambi_request& q, cambi_partials& out) const {
-    job j;
-    j.key = {&cambi_program::make, detail::cambi_requests::index(q), 0};
-    j.decode = &decode;
-    j.out = &out;
-    j.arg[0] = f.dis().format.width;
-    j.arg[1] = f.dis().format.bit_depth;
-    f.add(j);
+    f.add({.key = {&cambi_program::make, detail::cambi_requests::index(q), 0},
+           .decode = &decode,
+           .out = &out,
+           .arg = {static_cast<std::uint32_t>(f.dis().format.width),
+                   static_cast<std::uint32_t>(f.dis().format.bit_depth)}});
   }
 
  private:

@@ -228,11 +228,7 @@ struct float_adm_engine {
                   "float_adm on Vulkan supports adm_p_norm=3 only (libvmaf's powf per pixel otherwise; use the "
                   "Cpu backend)");
     require_float64(f, "float_adm", "libvmaf's double arithmetic in the gain limit and the masking");
-    job j;
-    j.key = {&float_adm_program::make, detail::float_adm_requests::index(q), 0};
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = {&float_adm_program::make, detail::float_adm_requests::index(q), 0}, .decode = &decode, .out = &out});
   }
 
  private:

@@ -82,11 +82,7 @@ class float_ansnr_program final : public program {
 
 struct float_ansnr_engine {
   void ansnr(frame& f, ansnr_partials& out) const {
-    job j;
-    j.key = {&float_ansnr_program::make, 0, 0};
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = {&float_ansnr_program::make, 0, 0}, .decode = &decode, .out = &out});
   }
 
  private:

@@ -56,12 +56,10 @@ struct float_moment_engine {
                   "float_moment on Vulkan supports 16-bit input up to 2,097,152 luma samples (where its exact sums "
                   "are libvmaf's doubles), the input is " + std::to_string(fmt.width) + "x" +
                       std::to_string(fmt.height) + " (use the Cpu backend)");
-    job j;
-    j.key = {&moment_program::make, 0, 0};
-    j.decode = &decode;
-    j.out = &out;
-    j.arg[0] = fmt.bit_depth;
-    f.add(j);
+    f.add({.key = {&moment_program::make, 0, 0},
+           .decode = &decode,
+           .out = &out,
+           .arg = {static_cast<std::uint32_t>(fmt.bit_depth)}});
   }
 
  private:

@@ -17,12 +17,10 @@ struct float_psnr_engine {
   void float_sse(frame& f, float_sse_partials& out) const {
     require_int64(f, "float_psnr", "exact integer sums");
     const unsigned bpc = f.ref().format.bit_depth;
-    job j;
-    j.key = sse_program::key(bpc > 12, 1);
-    j.decode = &decode;
-    j.out = &out;
-    j.arg[0] = bpc;
-    f.add(j);
+    f.add({.key = sse_program::key(bpc > 12, 1),
+           .decode = &decode,
+           .out = &out,
+           .arg = {static_cast<std::uint32_t>(bpc)}});
   }
 
  private:

@@ -163,11 +163,7 @@ struct float_vif_engine {
       throw error(errc::unsupported_format,
                   "float_vif on Vulkan supports vif_kernelscale=1 and vif_sigma_nsq > 0 only (use the Cpu backend)");
     require_float64(f, "float_vif", "libvmaf's double quotients");
-    job j;
-    j.key = {&float_vif_program::make, detail::float_vif_requests::index(q), 0};
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = {&float_vif_program::make, detail::float_vif_requests::index(q), 0}, .decode = &decode, .out = &out});
   }
 
  private:

@@ -202,15 +202,11 @@ struct motion_engine {
     const std::uint64_t n = hist.ring.advance();  // presentation order: the order of these calls
     const std::uint64_t window = q.five_frame_window ? 2 : 1;
     out = {};
-    job j;
-    j.key = {&motion_program::make, hist.id, 0};
-    j.decode = &decode;
-    j.out = &out;
-    j.state = &hist;
-    j.arg[0] = static_cast<std::uint32_t>(hist.ring.offset(n) / 4);
-    j.arg[1] = n >= window ? static_cast<std::uint32_t>(hist.ring.offset(n - window) / 4) : 0u;
-    j.arg[2] = n >= window ? 1u : 0u;
-    f.add(j);
+    f.add({.key = {&motion_program::make, hist.id, 0},
+           .decode = &decode,
+           .out = &out,
+           .state = &hist,
+           .arg = hist.ring.pair_args(n, window)});
   }
 
  private:

@@ -42,11 +42,7 @@ class ms_ssim_program final : public detail::ssim_base {
 struct ms_ssim_engine {
   void ms_ssim(frame& f, ms_ssim_partials& out) const {
     require_float64(f, "float_ms_ssim", "libvmaf's double accumulation");
-    job j;
-    j.key = {&ms_ssim_program::make, 0, 0};
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = {&ms_ssim_program::make, 0, 0}, .decode = &decode, .out = &out});
   }
 
  private:

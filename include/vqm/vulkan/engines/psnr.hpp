@@ -66,12 +66,10 @@ struct psnr_engine {
   void sse(frame& f, const sse_request& q, sse_partials& out) const {
     require_int64(f, "psnr", "exact integer sums");
     const std::uint32_t planes = (q.chroma && f.ref().format.planes() == 3) ? 3u : 1u;
-    job j;
-    j.key = sse_program::key(false, planes);
-    j.decode = &decode;
-    j.out = &out;
-    j.arg[0] = planes;
-    f.add(j);
+    f.add({.key = sse_program::key(false, planes),
+           .decode = &decode,
+           .out = &out,
+           .arg = {static_cast<std::uint32_t>(planes)}});
   }
 
  private:

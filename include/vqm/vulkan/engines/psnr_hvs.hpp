@@ -63,11 +63,7 @@ class psnr_hvs_program final : public program {
 
 struct psnr_hvs_engine {
   void psnr_hvs(frame& f, psnr_hvs_partials& out) const {
-    job j;
-    j.key = {&psnr_hvs_program::make, 0, 0};
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = {&psnr_hvs_program::make, 0, 0}, .decode = &decode, .out = &out});
   }
 
  private:

@@ -15,11 +15,7 @@ namespace vqm::vulkan {
 struct speed_chroma_engine {
   void speed_chroma(frame& f, const speed_request& q, speed_chroma_partials& out) const {
     require_float64(f, "speed_chroma", "libvmaf's double covariance sums");
-    job j;
-    j.key = {&speed_program::make_chroma, detail::speed_requests::index(q), 0};
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = {&speed_program::make_chroma, detail::speed_requests::index(q), 0}, .decode = &decode, .out = &out});
   }
 
  private:

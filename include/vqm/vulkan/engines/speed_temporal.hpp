@@ -38,15 +38,11 @@ struct speed_temporal_engine {
       throw error(errc::mismatch, "speed_temporal: the picture format changed");
     const std::uint64_t n = hist.ring.advance();
     out = {};
-    job j;
-    j.key = {&speed_program::make_temporal, hist.id << 16 | detail::speed_requests::index(q), 0};
-    j.decode = &decode;
-    j.out = &out;
-    j.state = &hist;
-    j.arg[0] = static_cast<std::uint32_t>(hist.ring.offset(n) / 4);
-    j.arg[1] = n >= 1 ? static_cast<std::uint32_t>(hist.ring.offset(n - 1) / 4) : 0u;
-    j.arg[2] = n >= 1 ? 1u : 0u;
-    f.add(j);
+    f.add({.key = {&speed_program::make_temporal, hist.id << 16 | detail::speed_requests::index(q), 0},
+           .decode = &decode,
+           .out = &out,
+           .state = &hist,
+           .arg = hist.ring.pair_args(n, 1)});
   }
 
  private:

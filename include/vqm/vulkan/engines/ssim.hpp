@@ -47,11 +47,7 @@ class ssim_program final : public detail::ssim_base {
 struct ssim_engine {
   void ssim(frame& f, const ssim_request& q, ssim_partials& out) const {
     require_float64(f, "float_ssim", "libvmaf's double accumulation");
-    job j;
-    j.key = {&ssim_program::make, std::max<std::uint32_t>(q.scale, 1), 0};
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = {&ssim_program::make, std::max<std::uint32_t>(q.scale, 1), 0}, .decode = &decode, .out = &out});
   }
 
  private:

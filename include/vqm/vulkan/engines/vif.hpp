@@ -238,11 +238,7 @@ struct vif_engine {
   void vif(frame& f, const vif_request& q, vif_partials& out) const {
     require_int64(f, "vif", "exact integer sums");
     require_float64(f, "vif", "libvmaf's per-pixel double arithmetic");
-    job j;
-    j.key = vif_program::key(q);
-    j.decode = &decode;
-    j.out = &out;
-    f.add(j);
+    f.add({.key = vif_program::key(q), .decode = &decode, .out = &out});
   }
 
  private:
