@@ -104,7 +104,7 @@ struct scored {
     if (!o.devices.empty()) {
       const auto chosen = select_devices(o.devices, vulkan::list_devices());
       if (chosen.size() > 1)
-        return {run_on_vulkan_devices(chosen, o.device_block, cfg, *in.ref, dis_span, part), "vulkan"};
+        return {run_on_vulkan_devices(chosen, o, cfg, in, part), "vulkan"};
       device = chosen.front();  // one device: --gpu-id's run
     }
     start_vulkan(o, note, vk, device);

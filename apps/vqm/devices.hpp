@@ -18,6 +18,7 @@
 #include "report.hpp"
 #include "run.hpp"
 #include "run_devices.hpp"
+#include "run_parts.hpp"
 
 namespace vqm::cli {
 
@@ -102,22 +103,33 @@ inline void check_device_options(const options& o) {
   return out;
 }
 
-// The run on several devices: one Vulkan context each for the whole run.
-[[nodiscard]] inline std::vector<report> run_on_vulkan_devices(const std::vector<int>& devices, std::size_t block,
-                                                               const run_config& cfg, io::frame_source& ref,
-                                                               std::span<io::frame_source* const> dis,
+// The run on several devices: one Vulkan context each for the whole run. Inputs that seek: one pair in
+// contiguous parts (unless --device-block asks for blocks), several distorted in groups, each part or group
+// on its device's thread; others: blocks from one read, or one multi_session over the devices.
+[[nodiscard]] inline std::vector<report> run_on_vulkan_devices(const std::vector<int>& devices, const options& o,
+                                                               const run_config& cfg, opened_inputs& in,
                                                                shard_part* part) {
-  std::vector<std::unique_ptr<Vulkan>> vks;
-  std::vector<Vulkan*> ptrs;
-  for (const int k : devices) {
+  io::frame_source& ref = *in.ref;
+  const auto dis_list = in.distorted();
+  const std::span<io::frame_source* const> dis(dis_list);
+  // The contexts start at once (a device's creation and pipeline cache take ~0.1-0.3 s on NVIDIA); the
+  // first device's error is the one reported.
+  std::vector<std::unique_ptr<Vulkan>> vks(devices.size());
+  on_threads(devices.size(), [&](std::size_t k) {
     vulkan::context_options vo;
-    vo.device_index = k;
-    ptrs.push_back(vks.emplace_back(std::make_unique<Vulkan>(vo)).get());
-  }
+    vo.device_index = devices[k];
+    vks[k] = std::make_unique<Vulkan>(vo);
+  });
+  std::vector<Vulkan*> ptrs;
+  for (auto& v : vks) ptrs.push_back(v.get());
   const std::span<Vulkan* const> all(ptrs);
   const std::size_t depth = ptrs.front()->frames_in_flight();
+  if (dis.size() > 1 && !part)
+    if (auto reps = run_in_groups(all, depth, o, cfg, in)) return std::move(*reps);
   if (dis.size() > 1 || part) return run(all, depth, cfg, ref, dis, part);
-  return {run_on_devices(all, depth, block, cfg, ref, *dis.front())};
+  if (!o.device_block_given)
+    if (auto rep = run_in_parts(all, depth, o, cfg, in)) return {std::move(*rep)};
+  return {run_on_devices(all, depth, o.device_block, cfg, ref, *dis.front())};
 }
 #endif
 

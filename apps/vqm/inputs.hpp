@@ -33,6 +33,7 @@ struct opened_inputs {
   std::unique_ptr<io::frame_source> ref;
   std::vector<std::unique_ptr<io::frame_source>> dis;
   input_notes decoded;  // the decoders' notes, some known only once every frame is read
+  std::optional<picture_format> raw;  // -w/-h/-p/-b, to open the inputs again (run_parts.hpp)
 
   [[nodiscard]] std::vector<io::frame_source*> distorted() const {
     std::vector<io::frame_source*> out;
@@ -54,7 +55,7 @@ struct opened_inputs {
   decoded.show(note);
   apply_scaling(o.scale, ref, dis);
   for (const auto& shifted : common_bit_depth(ref, dis)) note(shifted);
-  return {std::move(ref), std::move(dis), std::move(decoded)};
+  return {std::move(ref), std::move(dis), std::move(decoded), raw};
 }
 
 }  // namespace vqm::cli

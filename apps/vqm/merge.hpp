@@ -103,16 +103,7 @@ inline void check_coverage(std::vector<shard>& all) {
     t.clip_states = s.clip_states;
     seconds += s.seconds;
   }
-  score_table whole = merge_tables(parts, c, first.format);
-  report rep;
-  rep.width = first.format.width;
-  rep.height = first.format.height;
-  rep.frames_read = whole.frames_pushed;
-  rep.names = std::move(whole.names);
-  for (std::size_t r = 0; r < whole.rows.size(); ++r) rep.frames.push_back({whole.frames[r], true, std::move(whole.rows[r])});
-  rep.aggregate = std::move(whole.aggregate);
-  rep.fps = seconds > 0 ? static_cast<double>(rep.frames_read) / seconds : 0.0;
-  return rep;
+  return joined_report(merge_tables(parts, c, first.format), first.format, seconds);
 }
 
 // The single run's report from shards already read (in any order): checked to be of one run and to hold

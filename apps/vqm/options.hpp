@@ -99,8 +99,10 @@ inline void define_options(CLI::App& app, options& o) {
       ->check(CLI::IsMember({"cpu", "vulkan", "auto"}));
   app.add_option("--devices", o.devices,
                  "Vulkan devices to spread the run over: all, indices or names (e.g. 0,2; see --list-devices); one "
-                 "-d: frames in blocks, several -d: the distorted; the output equals one device's");
-  app.add_option("--device-block", o.device_block, "Frames per block with --devices and one -d (default 64)")
+                 "-d: a part of the frames each, several -d: the distorted; the output equals one device's");
+  app.add_option("--device-block", o.device_block,
+                 "With --devices and one -d: read once and deal blocks of N frames (default 64; what pipes and "
+                 "FFmpeg inputs do) instead of a part per device")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
       ->each([&o](const std::string&) { o.device_block_given = true; });
   app.add_flag("--list-devices", o.list_gpu, "List the Vulkan devices and exit");

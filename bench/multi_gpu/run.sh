@@ -1,6 +1,6 @@
 #!/bin/bash
 # Many GPUs in one process (issue #21, docs/multi-gpu.md), on the GPU machine, from the repository root:
-#   bash bench/multi_gpu/run.sh VQM [FRAMES_2160P] [FRAMES_1080P]
+#   [ROUNDS=3] bash bench/multi_gpu/run.sh VQM [FRAMES_2160P] [FRAMES_1080P]
 # VQM: a vqm built with Vulkan (e.g. build-gpu/v/pack/vqm; its ffmpeg-libs.tar.xz beside it is unpacked
 # as build-gpu/v/run.sh does, and .gl/*.deb installed when present). Inputs are generated here into
 # /dev/shm (bench/cli/make_y4m.py: moving texture, 4:2:0 8-bit): a 2160p pair and a 1080p reference with
@@ -27,6 +27,9 @@ gen $D/ref4k.y4m 3840 2160 "$N4" 0 & gen $D/dis4k.y4m 3840 2160 "$N4" 1 &
 gen $D/ref.y4m 1920 1080 "$N2" 0 &
 for k in 1 2 3 4 5 6 7 8; do gen $D/d$k.y4m 1920 1080 "$N2" $k & done
 wait
+ngpu=$("$VQM" --list-devices | grep -v '(cpu,' | grep -c '^[0-9]*:')
+# The device sets compared: one GPU, two, and all where there are more.
+sets="0"; [ "$ngpu" -ge 2 ] && sets="$sets 0,1"; [ "$ngpu" -gt 2 ] && sets="$sets all"
 FIVE="--feature psnr --feature float_psnr --feature float_ssim --feature float_ms_ssim --feature psnr_hvs"
 fps() { grep -o 'fps="[0-9.]*"' "$1" | head -1 | tr -dc '0-9.'; }
 strip_fps() { sed -E 's/fps="[0-9.]+"//' "$1"; }
@@ -43,33 +46,34 @@ timed() {
 }
 same() { cmp -s <(strip_fps "$1") <(strip_fps "$2") && echo "  identical: $1 $2" || echo "  DIFFERENT: $1 $2"; }
 
-for round in 1 2 3; do
+for round in $(seq 1 "${ROUNDS:-3}"); do
   echo "== round $round: 2160p, $N4 frames"
   echo "read bound, 2 files: $(read_bound "$N4" $D/ref4k.y4m $D/dis4k.y4m) fps"
   for what in vmaf+five vmaf; do
     extra=$([ $what = vmaf+five ] && echo "$FIVE" || echo "")
-    timed "$what 1 GPU" "$N4" $D/one.xml -r $D/ref4k.y4m -d $D/dis4k.y4m --backend vulkan --devices 0 $extra -o $D/one.xml
-    timed "$what all GPUs" "$N4" $D/all.xml -r $D/ref4k.y4m -d $D/dis4k.y4m --backend vulkan --devices all $extra -o $D/all.xml
-    same $D/one.xml $D/all.xml
+    for devs in $sets; do
+      timed "$what --devices $devs" "$N4" $D/g$devs.xml -r $D/ref4k.y4m -d $D/dis4k.y4m --backend vulkan --devices $devs \
+        $extra -o $D/g$devs.xml
+      [ $devs = 0 ] || same $D/g0.xml $D/g$devs.xml
+    done
     if [ $round = 1 ]; then
       for b in 32 128 256; do
         timed "$what all GPUs, --device-block $b" "$N4" $D/b.xml -r $D/ref4k.y4m -d $D/dis4k.y4m --backend vulkan --devices all \
           --device-block $b $extra -o $D/b.xml
-        same $D/one.xml $D/b.xml
+        same $D/g0.xml $D/b.xml
       done
     fi
   done
   echo "== round $round: 1080p, one reference against eight distorted, vmaf_v0.6.1, $N2 frames"
   echo "read bound, 9 files: $(read_bound "$N2" $D/ref.y4m $D/d[1-8].y4m) fps"
-  for devs in 0 all; do
+  for devs in $sets; do
     args=(-r $D/ref.y4m --backend vulkan --devices $devs)
     for k in 1 2 3 4 5 6 7 8; do args+=(-d $D/d$k.y4m -o $D/m${devs}_$k.xml); done
     timed "eight distorted, --devices $devs" "$N2" $D/m${devs}_1.xml "${args[@]}"
   done
-  for k in 1 8; do same $D/m0_$k.xml $D/mall_$k.xml; done
+  for devs in $sets; do [ $devs = 0 ] || for k in 1 8; do same $D/m0_$k.xml $D/m${devs}_$k.xml; done; done
 done
 echo "== one process per GPU, as measured on 2026-11-26 (the baseline): vmaf+five, the same pair on each"
-ngpu=$("$VQM" --list-devices | grep -v '(cpu,' | grep -c '^[0-9]*:')
 t0=$(date +%s.%N)
 for ((g = 0; g < ngpu; g++)); do
   "$VQM" -r $D/ref4k.y4m -d $D/dis4k.y4m --backend vulkan --devices $g $FIVE -q -o $D/p$g.xml &

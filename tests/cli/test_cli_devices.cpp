@@ -78,8 +78,9 @@ class cli_devices : public cli_fixture {
   std::optional<std::string> saved_;
 };
 
-// Blocks of 3 (six blocks, both devices three times, motion's window across every cut), 5 and 7 against
-// one device; --subsample 3 with blocks of 4; skips with blocks of 6.
+// Two contiguous parts, and blocks of 3 (six blocks, both devices three times, motion's window across
+// every cut), 5 and 7, against one device; --subsample 3 with parts and blocks of 4; skips with parts and
+// blocks of 6.
 TEST_F(cli_devices, two_devices_write_one_devices_bytes_in_every_format) {
   const auto list = vqm({"--list-devices"});
   ASSERT_EQ(list.rc, 0) << list.err;
@@ -89,33 +90,66 @@ TEST_F(cli_devices, two_devices_write_one_devices_bytes_in_every_format) {
     const auto one = output({format, "--devices", "0"});
     EXPECT_NE(one.find("vmaf_b_ci_p95_hi"), std::string::npos);
     EXPECT_NE(one.find("integer_motion2"), std::string::npos);
-    for (const char* block : {"3", "5", "7"}) {
+    EXPECT_EQ(output({format, "--devices", "all"}), one);  // two contiguous parts (the files seek)
+    // Blocks of 3, 5, 7 in XML; of 3 (the most cuts) in the other formats.
+    for (const std::string block : {"3", "5", "7"}) {
+      if (format != "--xml" && block != "3") continue;
       SCOPED_TRACE(block);
       EXPECT_EQ(output({format, "--devices", "all", "--device-block", block}), one);
     }
   }
-  EXPECT_EQ(output({"--json", "--subsample", "3", "--devices", "0,1", "--device-block", "4"}),
-            output({"--json", "--subsample", "3", "--devices", "1"}));
-  const std::vector<std::string> skips{"--json", "--frame_skip_ref", "1", "--frame_skip_dist", "2", "--frame_cnt", "12"};
-  auto all = skips, one = skips;
-  all.insert(all.end(), {"--devices", "all", "--device-block", "6"});
+  const auto subsampled = output({"--json", "--subsample", "3", "--devices", "1"});
+  EXPECT_EQ(output({"--json", "--subsample", "3", "--devices", "0,1", "--device-block", "4"}), subsampled);
+  EXPECT_EQ(output({"--json", "--subsample", "3", "--devices", "0,1"}), subsampled);
+  const std::vector<std::string> skips{"--json", "--frame_skip_ref", "1", "--frame_skip_dist", "2", "--frame_cnt", "11"};
+  auto blocks = skips, parts = skips, one = skips;
+  blocks.insert(blocks.end(), {"--devices", "all", "--device-block", "6"});
+  parts.insert(parts.end(), {"--devices", "all"});
   one.insert(one.end(), {"--devices", "0"});
-  EXPECT_EQ(output(all), output(one));
+  const auto one_device = output(one);
+  EXPECT_EQ(output(blocks), one_device);
+  EXPECT_EQ(output(parts), one_device);
 }
 
-// Several -d: the distorted spread over the devices, each output one device's.
+// Parts need inputs that seek: a reference through a pipe is read once, in blocks, with the same bytes; a
+// frame count that differs is the one-device run's error.
+TEST_F(cli_devices, a_pipe_is_read_in_blocks_and_count_errors_are_one_devices) {
+  const auto one = output({"--json", "--devices", "0"});
+  auto piped = args({"--json", "--devices", "all", "-o", path("out")});
+  piped[1] = "/dev/stdin";
+  std::string cmd = "cat " + quote(path("ref.y4m")) + " | " + quote(VQM_CLI_PATH);
+  for (const auto& a : piped) (cmd += ' ') += quote(a);
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(std::regex_replace(slurp(path("out")), std::regex(R"(fps(=\"|\": |,)[0-9.a-z]+)"), "fps=..."), one);
+  auto longer = args({"--devices", "all"});
+  longer[3] = fx(rocket + "ref.y4m");  // 8 frames against 16
+  const auto all = vqm(longer);
+  longer.back() = "0";
+  const auto single = vqm(longer);
+  EXPECT_NE(all.rc, 0);
+  EXPECT_EQ(all.rc, single.rc);
+  EXPECT_EQ(all.err, single.err);
+}
+
+// Several -d: the distorted spread over the devices, each output one device's: groups on threads of their
+// own (files), or one multi_session over the devices (a reference through a pipe).
 TEST_F(cli_devices, several_distorted_spread_over_the_devices) {
-  const auto run = [&](const std::string& devices) {
+  const auto run = [&](const std::string& devices, bool piped) {
     auto x = args({"--xml", "-o", path("a.xml"), "-d", path("dis2.y4m"), "-o", path("b.xml"), "-d", path("dis3.y4m"),
                    "-o", path("c.xml"), "--devices", devices});
-    const auto r = vqm(x);
-    EXPECT_EQ(r.rc, 0) << r.err;
+    std::string cmd = piped ? "cat " + quote(path("ref.y4m")) + " | " : "";
+    if (piped) x[1] = "-";
+    cmd += quote(VQM_CLI_PATH);
+    for (const auto& a : x) (cmd += ' ') += quote(a);
+    EXPECT_EQ(std::system((cmd + " 2>" + quote(path("err.txt"))).c_str()), 0) << slurp(path("err.txt"));
     std::string out;
     for (const char* f : {"a.xml", "b.xml", "c.xml"})
       out += std::regex_replace(slurp(path(f)), std::regex(R"(fps="[0-9.]+")"), "fps=...");
     return out;
   };
-  EXPECT_EQ(run("all"), run("0"));
+  const auto one = run("0", false);
+  EXPECT_EQ(run("all", false), one);
+  EXPECT_EQ(run("all", true), one);
 }
 
 TEST_F(cli_devices, missing_devices_the_cpu_backend_and_gpu_id_are_refused) {

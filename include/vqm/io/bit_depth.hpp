@@ -76,6 +76,7 @@ class bit_depth_source final : public frame_source {
     return true;
   }
   bool skip() override { return inner_->skip(); }
+  [[nodiscard]] bool skips_by_seeking() const noexcept override { return inner_->skips_by_seeking(); }
 
  private:
   std::unique_ptr<frame_source> inner_;

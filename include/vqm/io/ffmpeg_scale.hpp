@@ -271,6 +271,7 @@ class scaled_source final : public frame_source {
   }
 
   bool skip() override { return inner_->skip(); }
+  [[nodiscard]] bool skips_by_seeking() const noexcept override { return inner_->skips_by_seeking(); }
 
  private:
   static std::unique_ptr<frame_source> checked(std::unique_ptr<frame_source> s) {

@@ -30,6 +30,9 @@ class frame_source {
   virtual bool read(picture& pic) = 0;
   // Passes over the next frame without keeping its samples (counting frames). False at a clean end.
   virtual bool skip() = 0;
+  // Whether skip() seeks rather than reads or decodes (a regular Y4M or raw file): a front end may then
+  // open an input several times and start each at a frame of its own cheaply.
+  [[nodiscard]] virtual bool skips_by_seeking() const noexcept { return false; }
 
   // Reads the next frame into the caller's memory (a mapped upload buffer): `dst` holds format().frame_bytes()
   // bytes, the frame stored packed as a picture stores it (packed_view(format(), dst.data()) sees it), and

@@ -167,6 +167,8 @@ class y4m_reader final : public frame_source {
     return true;
   }
 
+  [[nodiscard]] bool skips_by_seeking() const noexcept override { return regular_; }
+
   bool skip() override {
     if (!next_frame_header()) return false;
     if (!regular_) {  // no seeking in a pipe

@@ -66,6 +66,8 @@ class yuv_reader final : public frame_source {
     return true;
   }
 
+  [[nodiscard]] bool skips_by_seeking() const noexcept override { return true; }
+
   bool skip() override {
     if (frames_ == frames_total_) return false;
     if (std::fseek(file_.get(), static_cast<long>(format_.frame_bytes()), SEEK_CUR) != 0)
