@@ -4,7 +4,8 @@
 // (or the one-column values of §4.3), rounded to the per-scale formats; phase 2 runs the horizontal pass
 // (§7.2), the moments (§7.3) and the per-pixel contribution (§8) with its double arithmetic (every operation
 // rounded on its own, a correctly rounded division), and the four exact integer sums of the tile go to
-// `partial` (reduce_u64 adds the tiles).
+// `partial` (reduce_u64 adds the tiles). With `two`, NL at a second gain limit is a fifth sum (VMAF and NEG
+// in one pass: nothing else depends on the limit).
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require
@@ -23,6 +24,7 @@ layout(constant_id = 20) const int NSQ = 0;       // tables::vif_sigma_nsq
 
 layout(push_constant) uniform push_t {
   double limit;          // vif_enhn_gain_limit
+  double limit2;         // the second gain limit, with `two`
   uint in_off[2];        // this scale's images (see image_at)
   uint stride;
   uint w, h;
@@ -32,6 +34,7 @@ layout(push_constant) uniform push_t {
   uint stale_off;        // §4.3 one column: [scale][quantity][column 0..3] last-row vertical values
   uint partial_base;
   uint groups;
+  uint two;              // 1: also NL at limit2
 } pc;
 
 const uint TW = 32u, TH = 8u, NCOL = TW + 16u, NROW = TH + 16u;  // tile, its widest input (± 8)
@@ -139,7 +142,7 @@ void main() {
   barrier();
 
   // Phase 2: one output position per thread.
-  uint64_t nl = 0ul, dl = 0ul, nn = 0ul, dn = 0ul;
+  uint64_t nl = 0ul, dl = 0ul, nn = 0ul, dn = 0ul, nl2 = 0ul;
   const uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
   if (x0 + tx < w && y0 + ty < h) {
     uint mu1 = 0u, mu2 = 0u, xxh = 0u, xxl = 0u, yyh = 0u, yyl = 0u, xyh = 0u, xyl = 0u;
@@ -178,12 +181,18 @@ void main() {
         precise double gs = g * double(s12);
         precise double t = double(s2) - gs;
         const int sv = t < 0.0 ? 0 : int(t);  // max(trunc(t), 0), defined for any t
-        g = g < pc.limit ? g : pc.limit;
         const int64_t n1 = int64_t(sv) + int64_t(NSQ);
-        precise double gg = g * g;
+        const int log_n1 = log2_q11(uint64_t(n1));
+        const double ga = g < pc.limit ? g : pc.limit;
+        precise double gg = ga * ga;
         precise double ggs = gg * double(s1);
-        const int64_t n1t = int64_t(ggs) + n1;
-        nl = uint64_t(log2_q11(uint64_t(n1t)) - log2_q11(uint64_t(n1)));
+        nl = uint64_t(log2_q11(uint64_t(int64_t(ggs) + n1)) - log_n1);
+        if (pc.two != 0u) {
+          const double gb = g < pc.limit2 ? g : pc.limit2;
+          precise double gg2 = gb * gb;
+          precise double ggs2 = gg2 * double(s1);
+          nl2 = uint64_t(log2_q11(uint64_t(int64_t(ggs2) + n1)) - log_n1);
+        }
       }
     } else {
       nn = uint64_t(s2);
@@ -192,17 +201,19 @@ void main() {
   }
 
   // The tile's four sums (exact in any order), in the lines' memory: NL, DL and DN of a tile fit in 32 bits
-  // (per position < 2^17, < 2^16, 1), NN is kept as two halves.
+  // (per position < 2^17, < 2^16, 1), NN is kept as two halves; NL at the second limit in the tile's.
   barrier();
   line[0][lid] = uint(nl);
   line[1][lid] = uint(dl);
   line[2][lid] = uint(dn);
   line[3][lid] = uint(nn);
   line[4][lid] = uint(nn >> 32);
+  tile[lid] = uint(nl2);
   barrier();
   for (uint s = TW * TH / 2u; s > 0u; s >>= 1) {
     if (lid < s) {
       [[unroll]] for (uint q = 0u; q < 3u; ++q) line[q][lid] += line[q][lid + s];
+      tile[lid] += tile[lid + s];
       const uint64_t t = packUint2x32(uvec2(line[3][lid], line[4][lid])) + packUint2x32(uvec2(line[3][lid + s], line[4][lid + s]));
       const uvec2 u = unpackUint2x32(t);
       line[3][lid] = u.x;
@@ -216,5 +227,6 @@ void main() {
     partial[base + pc.groups] = uint64_t(line[1][0]);
     partial[base + 2u * pc.groups] = packUint2x32(uvec2(line[3][0], line[4][0]));
     partial[base + 3u * pc.groups] = uint64_t(line[2][0]);
+    if (pc.two != 0u) partial[base + 4u * pc.groups] = uint64_t(tile[0]);
   }
 }

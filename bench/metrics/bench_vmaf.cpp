@@ -1,5 +1,5 @@
 // vqm_bench_vmaf: VMAF on the Cpu backend — the vmaf_v0.6.1 model end to end (adm + vif + motion, the
-// flush and the SVM) and each feature alone, at 576x324 (the fixture) and 1080p (mirror-tiled), on one
+// flush and the SVM), with vmaf_v0.6.1neg beside it (one run of both models) and each feature alone, at 576x324 (the fixture) and 1080p (mirror-tiled), on one
 // thread and on every hardware thread; plus the scalar reference kernels, to show what the vectorised
 // ones buy. Frames are already in memory (compute only).
 #include <benchmark/benchmark.h>
@@ -32,12 +32,12 @@ void report(benchmark::State& state, std::size_t frames_done) {
 unsigned all_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 // A session over `frames_per_iteration` frames per benchmark iteration: model or features, `threads`.
-void run_session(benchmark::State& state, const resolution& r, unsigned threads, bool model,
+void run_session(benchmark::State& state, const resolution& r, unsigned threads, std::vector<const char*> models,
                  std::vector<vqm::feature_request> features) {
   const auto& fr = frames(r);
   vqm::Cpu cpu(threads);
   vqm::session_config cfg;
-  if (model) cfg.models.push_back(vqm::vmaf::builtin_model("vmaf_v0.6.1"));
+  for (const char* m : models) cfg.models.push_back(vqm::vmaf::load_model(m));
   cfg.features = std::move(features);
   cfg.depth = threads;
   constexpr std::size_t frames_per_iteration = 16;
@@ -74,13 +74,21 @@ vqm::picture_format luma_format(const vqm::plane_view& a, unsigned bpc) {
     for (unsigned threads : {1u, all_threads()}) {
       const std::string t = "/threads:" + std::to_string(threads);
       benchmark::RegisterBenchmark((std::string("vmaf_v0.6.1/") + r.name + t).c_str(),
-                                   [r, threads](benchmark::State& s) { run_session(s, r, threads, true, {}); })
+                                   [r, threads](benchmark::State& s) {
+                                     run_session(s, r, threads, {"version=vmaf_v0.6.1"}, {});
+                                   })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark((std::string("vmaf_v0.6.1+neg/") + r.name + t).c_str(),
+                                   [r, threads](benchmark::State& s) {
+                                     run_session(s, r, threads, {"version=vmaf_v0.6.1", "version=vmaf_v0.6.1neg:name=vmaf_neg"}, {});
+                                   })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
       if (threads != 1) continue;
       for (const char* f : {"adm", "vif", "motion"})
         benchmark::RegisterBenchmark((std::string(f) + "/" + r.name + t).c_str(),
-                                     [r, f](benchmark::State& s) { run_session(s, r, 1, false, {{f, {}}}); })
+                                     [r, f](benchmark::State& s) { run_session(s, r, 1, {}, {{f, {}}}); })
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();
     }

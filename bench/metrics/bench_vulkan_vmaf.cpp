@@ -36,11 +36,13 @@ Vulkan& backend() {
 }
 
 // Frames through one session; the counter is frames per second.
-void run(benchmark::State& state, const resolution& r, const char* model, std::vector<feature_request> features) {
+// `models`: load_model specs ("version=vmaf_v0.6.1", ...).
+void run(benchmark::State& state, const resolution& r, std::vector<const char*> models,
+         std::vector<feature_request> features) {
   std::vector<std::string> needed;
   for (const auto& f : features) needed.push_back(f.name);
-  if (model) {
-    const auto m = vmaf::builtin_model(model);
+  for (const char* model : models) {
+    const auto m = vmaf::load_model(model);
     for (const auto& f : m.features()) needed.push_back(f.extractor);
   }
   for (const auto& f : needed)
@@ -51,7 +53,7 @@ void run(benchmark::State& state, const resolution& r, const char* model, std::v
   auto& v = backend();
   const auto& fr = frames(r);
   session_config cfg;
-  if (model) cfg.models.push_back(vmaf::builtin_model(model));
+  for (const char* model : models) cfg.models.push_back(vmaf::load_model(model));
   cfg.features = std::move(features);
   cfg.depth = v.frames_in_flight();
   // One session for the whole run (as a stream): its programs are built, and a first frame run, before
@@ -81,20 +83,26 @@ const std::vector<feature_request> five = {{"psnr", {}}, {"float_psnr", {}}, {"f
 [[maybe_unused]] const bool registered = [] {
   for (const auto& r : resolutions) {
     const std::string res = r.name;
-    benchmark::RegisterBenchmark(("vmaf_v0.6.1/" + res).c_str(), [r](benchmark::State& s) { run(s, r, "vmaf_v0.6.1", {}); })
+    benchmark::RegisterBenchmark(("vmaf_v0.6.1/" + res).c_str(), [r](benchmark::State& s) { run(s, r, {"vmaf_v0.6.1"}, {}); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("vmaf_v0.6.1+five/" + res).c_str(), [r](benchmark::State& s) { run(s, r, "vmaf_v0.6.1", five); })
+    // VMAF and NEG in one run: adm's DWT and vif's filtering shared between the two gain limits
+    benchmark::RegisterBenchmark(("vmaf_v0.6.1+neg/" + res).c_str(), [r](benchmark::State& s) {
+      run(s, r, {"vmaf_v0.6.1", "version=vmaf_v0.6.1neg:name=vmaf_neg"}, {});
+    })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("vmaf_v0.6.1+five/" + res).c_str(), [r](benchmark::State& s) { run(s, r, {"vmaf_v0.6.1"}, five); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
     // libvmaf 3.2's other models: the float family and VMAF v1 (cambi and SpEED beside adm and motion)
     for (const char* m : {"vmaf_float_v0.6.1", "vmaf_v1.0.16_3d0h"})
-      benchmark::RegisterBenchmark((std::string(m) + "/" + res).c_str(), [r, m](benchmark::State& s) { run(s, r, m, {}); })
+      benchmark::RegisterBenchmark((std::string(m) + "/" + res).c_str(), [r, m](benchmark::State& s) { run(s, r, {m}, {}); })
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
     for (const char* f : {"adm", "vif", "motion", "float_adm", "cambi", "speed_chroma", "float_ansnr"})
       benchmark::RegisterBenchmark((std::string(f) + "/" + res).c_str(),
-                                   [r, f](benchmark::State& s) { run(s, r, nullptr, {{f, {}}}); })
+                                   [r, f](benchmark::State& s) { run(s, r, {}, {{f, {}}}); })
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
   }

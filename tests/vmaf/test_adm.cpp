@@ -1,8 +1,10 @@
 // Integer ADM (SPEC-vmaf Part II): libvmaf's values reproduced exactly, the SPEC's check values, the optimised
-// kernel against the scalar reference, option parsing and output names.
+// kernel against the scalar reference (alone and sharing its DWT between two gain limits), option parsing
+// and output names.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -330,6 +332,7 @@ std::pair<plane_buf, plane_buf> make_pair_planes(std::uint32_t w, std::uint32_t 
 void check_case(std::uint32_t w, std::uint32_t h, unsigned bpc, kind k, std::mt19937& rng, int& checked,
                 unsigned value_bits = 0) {
   auto [r, d] = make_pair_planes(w, h, bpc, k, rng, value_bits);
+  std::array<vqm::adm_partials, 2> by_limit;  // opt 0 (gain limit 100) and opt 1 (1): VMAF's and NEG's
   for (int opt = 0; opt < 5; ++opt) {
     vqm::adm_request q;
     q.enhn_gain_limit = (opt & 1) ? 1.0 : 100.0;
@@ -352,6 +355,20 @@ void check_case(std::uint32_t w, std::uint32_t h, unsigned bpc, kind k, std::mt1
                                << describe(got) << "want\n"
                                << describe(want);
       ++checked;
+    }
+    if (opt < 2) by_limit[static_cast<std::size_t>(opt)] = want;
+  }
+  // The pass that shares the DWT between two gain limits, in either order.
+  for (int first = 0; first < 2; ++first) {
+    vqm::adm_request q;
+    q.enhn_gain_limit = first == 0 ? 100.0 : 1.0;
+    for (isa i : paths()) {
+      isa_guard g(i);
+      vqm::adm_partials a, b;
+      vqm::cpu::adm_limits(r.view, d.view, bpc, q, true, first == 0 ? 1.0 : 100.0, a, b);
+      EXPECT_TRUE(a == by_limit[static_cast<std::size_t>(first)] && b == by_limit[static_cast<std::size_t>(1 - first)])
+          << w << "x" << h << " " << bpc << "-bit kind " << static_cast<int>(k) << " two limits, first " << first
+          << " isa " << static_cast<int>(i);
     }
   }
 }

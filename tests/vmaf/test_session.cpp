@@ -1,5 +1,6 @@
 // session's results as a library user reads them: the pooled values of score_table against libvmaf's
-// pooled_metrics (tests/data/reference-vmaf), compared with ==, and the opt-in statistics.
+// pooled_metrics (tests/data/reference-vmaf), compared with ==, and the opt-in statistics; VMAF and NEG in
+// one run against their separate runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,6 +49,42 @@ TEST(VmafSession, PooledValuesEqualLibvmaf) {
     EXPECT_EQ(v[1], vqm::io::percentile_of_sorted(sorted, 50));
     EXPECT_EQ(v[2], vqm::io::stddev(t.column("vmaf")));
     EXPECT_THROW((void)t.pooled("no_such_series"), vqm::error);
+  }
+}
+
+// VMAF and NEG in one run share their VIF pass on the Cpu backend (vif_engine joins the two gain limits):
+// the table equals the two models' separate runs, value for value, and libvmaf's per-frame scores.
+TEST(VmafSession, VmafAndNegInOneRunEqualTheirSeparateRuns) {
+  for (const char* pair : {"astronaut_576x324_420p8_x264crf35", "rocket_576x324_420p10_x264crf35"}) {
+    const auto j = load_json(vmaf_reference_dir() + "/" + pair + ".json");
+    const auto& [ref, dis] = frames_of(j);
+    ASSERT_FALSE(ref.empty()) << pair;
+    vqm::Cpu cpu;
+    const auto run = [&](const std::vector<const char*>& specs) {
+      vqm::session_config cfg;
+      for (const char* m : specs) cfg.models.push_back(vqm::vmaf::load_model(m));
+      cfg.mode = vqm::compat::libvmaf;
+      vqm::session<vqm::Cpu> s(cpu, ref.front().format(), cfg);
+      for (std::size_t i = 0; i < ref.size(); ++i) s.push(ref[i], dis[i]);
+      return s.finish();
+    };
+    const auto both = run({"version=vmaf_v0.6.1", "version=vmaf_v0.6.1neg:name=vmaf_neg"});
+    const auto vmaf = run({"version=vmaf_v0.6.1"});
+    const auto neg = run({"version=vmaf_v0.6.1neg:name=vmaf_neg"});
+    std::size_t compared = 0;
+    for (const auto* alone : {&vmaf, &neg})
+      for (const auto& name : alone->names) {
+        ASSERT_TRUE(both.find(name)) << pair << " " << name;
+        EXPECT_EQ(both.column(name), alone->column(name)) << pair << " " << name;
+        ++compared;
+      }
+    EXPECT_GE(compared, 2u * 8);
+    for (const auto& [model, series] : {std::pair{"vmaf_v0.6.1", "vmaf"}, std::pair{"vmaf_v0.6.1neg", "vmaf_neg"}}) {
+      const auto& want = j.at("features").at(std::string("model[") + model + "]").at("metrics").at("vmaf");
+      const auto got = both.column(series);
+      ASSERT_EQ(got.size(), want.size()) << pair << " " << model;
+      for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], to_double(want.at(i))) << pair << " " << model << " frame " << i;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // Integer VIF (feature "vif", SPEC-vmaf Part I) on the Cpu backend:
 //  (1) every integer_vif value of libvmaf's reference runs (tests/data/reference-vmaf), bit for bit;
-//  (2) the optimised kernel against the scalar reference kernel on random and extreme planes, every ISA;
+//  (2) the optimised kernel against the scalar reference kernel on random and extreme planes, every ISA,
+//      alone and in the pass that shares two gain limits (VMAF and NEG);
 //  (4) options, output names and the size domain.
 // (3), the log2 table of §9 and the filters: test_vif_tables.cpp.
 #include <gtest/gtest.h>
@@ -222,14 +223,25 @@ std::vector<plane_pair> pairs_of_size(std::uint32_t w, std::uint32_t h, std::uin
   return out;
 }
 
+// Also the pass with a second gain limit (VMAF and NEG): both results equal the reference's at their limit.
 void expect_kernels_agree(const plane_pair& p, std::uint32_t bits, const vqm::vif_request& q, const std::string& what) {
   const auto want = vqm::cpu::reference::vif(p.ref.view, p.dis.view, bits, q);
+  vqm::vif_request q2 = q;
+  q2.gain_limit = q.gain_limit == 1.0 ? 100.0 : 1.0;
+  const auto want2 = vqm::cpu::reference::vif(p.ref.view, p.dis.view, bits, q2);
   for (const isa i : paths()) {
     const isa_guard g(i);
     const auto got = vqm::cpu::vif(p.ref.view, p.dis.view, bits, q);
-    for (int s = 0; s < 4; ++s)
+    vqm::vif_partials both, both2;
+    vqm::cpu::vif_limits(p.ref.view, p.dis.view, bits, q, true, q2.gain_limit, both, both2);
+    for (int s = 0; s < 4; ++s) {
       EXPECT_EQ(got.scale[s], want.scale[s]) << p.what << " " << what << " " << name(i) << " scale " << s
                                              << ": got " << show(got.scale[s]) << ", reference " << show(want.scale[s]);
+      EXPECT_EQ(both.scale[s], want.scale[s]) << p.what << " " << what << " " << name(i) << " two limits, scale " << s;
+      EXPECT_EQ(both2.scale[s], want2.scale[s])
+          << p.what << " " << what << " " << name(i) << " two limits, the second (" << show(q2.gain_limit) << "), scale "
+          << s << ": got " << show(both2.scale[s]) << ", reference " << show(want2.scale[s]);
+    }
   }
 }
 

@@ -4,7 +4,8 @@
 //      sets of its reference runs, and every integer_adm value of those runs against libvmaf;
 //  (2) random and extreme planes at 8/10/12/16 bits, sizes from 33x33 (odd ones included) to 1920x1080,
 //      gain limits 1 and 100, skip options, a non-default viewing geometry (computed CSF multipliers);
-//  (3) frames in flight, several requests and other metrics in the same frames;
+//  (3) frames in flight, several requests and other metrics in the same frames (two requests that differ
+//      only in the gain limit share one program's DWT: (1) runs VMAF's and NEG's limits through it);
 //  (4) the shader's int64 -> binary32 conversion (round to nearest even) against the host's.
 #include <gtest/gtest.h>
 

@@ -4,7 +4,8 @@
 //      every integer_vif value of those runs against libvmaf;
 //  (2) random and extreme planes at 8/10/12/16 bits, sizes from the smallest the metric accepts (the
 //      one-pixel rules of §4.3) to 1920x1080, every option;
-//  (3) frames in flight, two gain limits and other metrics in the same frames;
+//  (3) frames in flight, two gain limits and other metrics in the same frames (two requests that differ only
+//      in the gain limit share one program: (1) runs VMAF's and NEG's limits through it);
 //  (4) the correctly rounded double division of the shader against the host's, on random and edge operands.
 #include <gtest/gtest.h>
 

@@ -306,10 +306,15 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
   }
 }
 
+// The accumulators of q into out, and with `two` those of q at gain limit b into out2: the DWT is shared, the
+// scoring (decoupling onwards depends on the limit) runs once per limit.
 template <bool Avx2>
-VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q,
-                                workspace& ws) noexcept {
-  adm_partials out;
+VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q, bool two,
+                        double b, adm_partials& out, adm_partials& out2, workspace& ws) noexcept {
+  out = {};
+  adm_request q2 = q;
+  q2.enhn_gain_limit = b;
+  if (two) out2 = {};
   const int W = static_cast<int>(ref.width), H = static_cast<int>(ref.height);
   int w = (W + 1) / 2, h = (H + 1) / 2;
   const std::size_t n0 = static_cast<std::size_t>(w) * h;
@@ -325,7 +330,10 @@ VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, un
     if (bpc == 8) dwt0<Avx2, std::uint8_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
     else dwt0<Avx2, std::uint16_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
   }
-  if (!q.skip_scale0) score0<Avx2>(ws, w, h, q, out);
+  if (!q.skip_scale0) {
+    score0<Avx2>(ws, w, h, q, out);
+    if (two) score0<Avx2>(ws, w, h, q2, out2);
+  }
   for (int p = 0; p < 2; ++p) {
     grow(ws.a32[p], n0);
     for (std::size_t k = 0; k < n0; ++k) ws.a32[p][k] = ws.b16[4 * p][k];
@@ -340,32 +348,41 @@ VQM_CPU_INLINE adm_partials run(const plane_view& ref, const plane_view& dis, un
     w = nw;
     h = nh;
     score_s<Avx2>(ws, s, w, h, q, out);
+    if (two) score_s<Avx2>(ws, s, w, h, q2, out2);
     if (s < 3)
       for (int p = 0; p < 2; ++p) std::copy_n(ws.b32[4 * p].data(), n, ws.a32[p].data());
   }
-  return out;
 }
 
-[[gnu::flatten]] inline adm_partials run_base(const plane_view& ref, const plane_view& dis, unsigned bpc,
-                                              const adm_request& q, workspace& ws) noexcept {
-  return run<false>(ref, dis, bpc, q, ws);
+[[gnu::flatten]] inline void run_base(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q,
+                                      bool two, double b, adm_partials& out, adm_partials& out2, workspace& ws) noexcept {
+  run<false>(ref, dis, bpc, q, two, b, out, out2, ws);
 }
 
 }  // namespace adm_detail
 
 // The exact integer accumulators of one frame (luma planes of equal size, W, H >= 33, bpc 8..16);
-// bit-identical to reference::adm.
-[[nodiscard]] VQM_CPU_KERNEL adm_partials adm(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q)
+// bit-identical to reference::adm. `two` adds, in the same pass, the accumulators at a second gain limit b
+// (a run of VMAF and NEG): out2 gets exactly what adm() with enhn_gain_limit = b returns.
+VQM_CPU_KERNEL void adm_limits(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q,
+                               bool two, double b, adm_partials& out, adm_partials& out2)
 #if VQM_CPU_KERNEL_BODIES
 {
   thread_local adm_detail::workspace ws;
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2) return simd::as_avx2([&] { return adm_detail::run<true>(ref, dis, bpc, q, ws); });
+  if (active_isa() == isa::avx2)
+    return simd::as_avx2([&] { adm_detail::run<true>(ref, dis, bpc, q, two, b, out, out2, ws); });
 #endif
-  return adm_detail::run_base(ref, dis, bpc, q, ws);
+  adm_detail::run_base(ref, dis, bpc, q, two, b, out, out2, ws);
 }
 #else
 ;
 #endif
+
+[[nodiscard]] inline adm_partials adm(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q) {
+  adm_partials out, unused;
+  adm_limits(ref, dis, bpc, q, false, q.enhn_gain_limit, out, unused);
+  return out;
+}
 
 }  // namespace vqm::cpu

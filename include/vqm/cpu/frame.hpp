@@ -39,11 +39,25 @@ class frame {
     job& j = next();
     j.out = &out;
     std::memcpy(j.request.data(), &q, sizeof q);
-    j.run = [](const job& self, const picture_view& r, const picture_view& d) {
+    j.run = &invoke<Fn, Req, Out>;
+  }
+
+  // Lets a call recorded earlier share its pass with a new one (VMAF and NEG: two requests that differ
+  // only in a gain limit): for the calls to Fn recorded with request type Req, take(req) may amend the
+  // request in place and returns whether it took the new call over. False when there is none or none took
+  // it; the caller then records its own.
+  template <auto Fn, class Req, class Out, class Join>
+  bool join(Join&& take) {
+    for (std::size_t i = 0; i < count_; ++i) {
+      job& j = i < jobs_.size() ? jobs_[i] : more_[i - jobs_.size()];
+      if (j.run != &invoke<Fn, Req, Out>) continue;
       Req req;
-      std::memcpy(&req, self.request.data(), sizeof req);
-      Fn(r, d, req, *static_cast<Out*>(self.out));
-    };
+      std::memcpy(&req, j.request.data(), sizeof req);
+      if (!take(req)) continue;
+      std::memcpy(j.request.data(), &req, sizeof req);
+      return true;
+    }
+    return false;
   }
 
   // Runs the recorded calls in order.
@@ -70,6 +84,12 @@ class frame {
     void* out = nullptr;
     alignas(std::max_align_t) std::array<std::byte, request_bytes> request{};
   };
+  template <auto Fn, class Req, class Out>
+  static void invoke(const job& self, const picture_view& r, const picture_view& d) {
+    Req req;
+    std::memcpy(&req, self.request.data(), sizeof req);
+    Fn(r, d, req, *static_cast<Out*>(self.out));
+  }
   job& next() {
     if (count_ < jobs_.size()) return jobs_[count_++];
     ++count_;

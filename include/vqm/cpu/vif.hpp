@@ -110,7 +110,7 @@ struct tap_rows {
 // One scale's sums (§7, §8) on the ring of source rows and the lines of `Rows` (base_rows, or an instruction
 // set's form of it). `stale` is row 1 of the previous scale's image (one-row rule), or null.
 template <class Rows>
-inline vif_scale_sums statistics(const source& X, const source& Y, int s, unsigned bpc, double limit,
+inline sums statistics(const source& X, const source& Y, int s, unsigned bpc, limits lim, bool two,
                                  const std::uint16_t* stale_r, const std::uint16_t* stale_d, workspace& ws) {
   const auto f = tables::vif_filter_of(s);
   const int H = f.half, w = X.w, h = X.h, n = 2 * H + 1;
@@ -145,7 +145,7 @@ inline vif_scale_sums statistics(const source& X, const source& Y, int s, unsign
         }
       }
     }
-    rows.horizontal(limit, acc);
+    rows.horizontal(lim, two, acc);
   }
   // what this scale leaves for the next one: the padded lines of its last row
   const std::size_t used = static_cast<std::size_t>(w + 2 * H);
@@ -155,7 +155,7 @@ inline vif_scale_sums statistics(const source& X, const source& Y, int s, unsign
       ws.carry[static_cast<std::size_t>(q) * used + k] = Rows::to_carry(rows.line(q)[k]);
   ws.carry_half = H;
   ws.has_carry = true;
-  return {acc.nl, acc.dl, acc.nn, acc.dn};
+  return acc;
 }
 
 #if VQM_CPU_X86
@@ -166,11 +166,19 @@ template <bool, class T, bool Split>
 using rows_for = base_rows<T, Split>;
 #endif
 
+// The sums at q.gain_limit into out, and with `two` at limit b into out2 (which shares all but NL).
 template <bool Avx2>
-inline vif_partials run(const plane_view& ref, const plane_view& dis, unsigned bpc, const vif_request& q) {
+inline void run(const plane_view& ref, const plane_view& dis, unsigned bpc, const vif_request& q, bool two, double b,
+                vif_partials& out, vif_partials& out2) {
   thread_local workspace ws;
   ws.has_carry = false;
-  vif_partials out;
+  out = {};
+  if (two) out2 = {};
+  const limits lim{q.gain_limit, b};
+  auto keep = [&](int s, const sums& a) {
+    out.scale[static_cast<std::size_t>(s)] = {a.nl, a.dl, a.nn, a.dn};
+    if (two) out2.scale[static_cast<std::size_t>(s)] = {a.nl2, a.dl, a.nn, a.dn};
+  };
   source X{ref.data, ref.stride, static_cast<int>(ref.width), static_cast<int>(ref.height), bpc <= 8};
   source Y{dis.data, dis.stride, X.w, X.h, X.bytes};
   for (int s = 0; s < 4; ++s) {
@@ -206,35 +214,41 @@ inline vif_partials run(const plane_view& ref, const plane_view& dis, unsigned b
       if (w == 0 || h == 0) break;
       if (!prev_ran) ws.has_carry = false;
       const bool stale = one_row && prev_ran;
-      out.scale[static_cast<std::size_t>(s)] = statistics<rows_for<Avx2, std::uint16_t, true>>(
-          X, Y, s, bpc, q.gain_limit, stale ? ws.stale_r.data() : nullptr, stale ? ws.stale_d.data() : nullptr, ws);
+      keep(s, statistics<rows_for<Avx2, std::uint16_t, true>>(X, Y, s, bpc, lim, two, stale ? ws.stale_r.data() : nullptr,
+                                                              stale ? ws.stale_d.data() : nullptr, ws));
       continue;
     }
     if (X.w == 0 || X.h == 0) break;
     if (q.skip_scale0) continue;
-    if (X.bytes)
-      out.scale[0] = statistics<rows_for<Avx2, std::uint8_t, false>>(X, Y, 0, bpc, q.gain_limit, nullptr, nullptr, ws);
-    else
-      out.scale[0] = statistics<rows_for<Avx2, std::uint16_t, true>>(X, Y, 0, bpc, q.gain_limit, nullptr, nullptr, ws);
+    if (X.bytes) keep(0, statistics<rows_for<Avx2, std::uint8_t, false>>(X, Y, 0, bpc, lim, two, nullptr, nullptr, ws));
+    else keep(0, statistics<rows_for<Avx2, std::uint16_t, true>>(X, Y, 0, bpc, lim, two, nullptr, nullptr, ws));
   }
-  return out;
 }
 
 }  // namespace vif_detail
 
 // The exact VIF sums of every scale (SPEC-vmaf Part I §5); bit-identical to reference::vif on every input
 // and every instruction-set path. Thread-safe; per-thread scratch is reused between calls.
-[[nodiscard]] VQM_CPU_KERNEL vif_partials vif(const plane_view& ref, const plane_view& dis, unsigned bpc,
-                                              const vif_request& q)
+// `two` adds the sums at a second gain limit b in the same pass (a run of VMAF and NEG): out2 gets exactly
+// what vif() with gain_limit = b returns; only NL depends on the limit, so the filtering, DL, NN and DN are
+// computed once.
+VQM_CPU_KERNEL void vif_limits(const plane_view& ref, const plane_view& dis, unsigned bpc, const vif_request& q,
+                               bool two, double b, vif_partials& out, vif_partials& out2)
 #if VQM_CPU_KERNEL_BODIES
 {
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2) return vif_detail::run<true>(ref, dis, bpc, q);
+  if (active_isa() == isa::avx2) return vif_detail::run<true>(ref, dis, bpc, q, two, b, out, out2);
 #endif
-  return vif_detail::run<false>(ref, dis, bpc, q);
+  vif_detail::run<false>(ref, dis, bpc, q, two, b, out, out2);
 }
 #else
 ;
 #endif
+
+[[nodiscard]] inline vif_partials vif(const plane_view& ref, const plane_view& dis, unsigned bpc, const vif_request& q) {
+  vif_partials out, unused;
+  vif_limits(ref, dis, bpc, q, false, q.gain_limit, out, unused);
+  return out;
+}
 
 }  // namespace vqm::cpu

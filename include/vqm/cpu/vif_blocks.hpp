@@ -165,12 +165,18 @@ inline void vertical_base(const T* const* xr, const T* const* yr, const std::uin
   }
 }
 
-// The per-pixel stage of §7.3 and §8 for one position.
-struct sums {
-  std::int64_t nl = 0, dl = 0, nn = 0, dn = 0;
+// The gain limits of one pass: `a`, and with Two also `b` (VMAF and NEG share every sum but NL).
+struct limits {
+  double a = 100.0, b = 100.0;
 };
+
+// The per-pixel stage of §7.3 and §8 for one position; nl2 is NL at the second limit.
+struct sums {
+  std::int64_t nl = 0, dl = 0, nn = 0, dn = 0, nl2 = 0;
+};
+template <bool Two>
 VQM_CPU_INLINE void pixel_base(std::uint32_t mu1, std::uint32_t mu2, std::uint32_t xx, std::uint32_t yy,
-                               std::uint32_t xy, double limit, sums& acc) noexcept {
+                               std::uint32_t xy, limits lim, sums& acc) noexcept {
   constexpr std::uint64_t half = std::uint64_t{1} << 31;
   const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + half) >> 32);
   const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + half) >> 32);
@@ -185,10 +191,14 @@ VQM_CPU_INLINE void pixel_base(std::uint32_t mu1, std::uint32_t mu2, std::uint32
       const double d2 = s2, d12 = s12;
       double g = d12 / rounded(d1 + tables::vif_eps);
       const double sv = std::max(__builtin_trunc(rounded(d2 - rounded(g * d12))), 0.0);
-      g = g < limit ? g : limit;
       const double n1 = sv + 131072.0;
-      const double n1t = __builtin_trunc(rounded(rounded(g * g) * d1)) + n1;
-      acc.nl += log_of_double(n1t) - log_of_double(n1);
+      const std::int64_t log_n1 = log_of_double(n1);
+      const double ga = g < lim.a ? g : lim.a;
+      acc.nl += log_of_double(__builtin_trunc(rounded(rounded(ga * ga) * d1)) + n1) - log_n1;
+      if constexpr (Two) {
+        const double gb = g < lim.b ? g : lim.b;
+        acc.nl2 += log_of_double(__builtin_trunc(rounded(rounded(gb * gb) * d1)) + n1) - log_n1;
+      }
     }
   } else {
     acc.nn += s2;
@@ -197,14 +207,15 @@ VQM_CPU_INLINE void pixel_base(std::uint32_t mu1, std::uint32_t mu2, std::uint32
 }
 
 // §7.2 + §8 for columns [0, w) of one padded line set.
-inline void horizontal_base(const line_set& L, const std::uint32_t* taps, int H, int w, double limit,
+template <bool Two>
+inline void horizontal_base(const line_set& L, const std::uint32_t* taps, int H, int w, limits lim,
                             sums& acc) noexcept {
   for (int j = 0; j < w; ++j) {
     std::array<std::uint32_t, 8> s{};
     for (int k = 0; k <= 2 * H; ++k)
       for (int q = 0; q < 8; ++q) s[q] += taps[k] * L[q][static_cast<std::size_t>(j + k)];
-    pixel_base(s[0], s[1], s[2] + ((s[3] + 32768u) >> 16), s[4] + ((s[5] + 32768u) >> 16),
-               s[6] + ((s[7] + 32768u) >> 16), limit, acc);
+    pixel_base<Two>(s[0], s[1], s[2] + ((s[3] + 32768u) >> 16), s[4] + ((s[5] + 32768u) >> 16),
+                    s[6] + ((s[7] + 32768u) >> 16), lim, acc);
   }
 }
 
@@ -259,7 +270,10 @@ struct base_rows {
     sq[static_cast<std::size_t>(k)] = slot(at);
   }
   void vertical() noexcept { vertical_base<T, Split>(xr.data(), yr.data(), sq.data(), cs, vp, 0, w, L); }
-  void horizontal(double limit, sums& acc) noexcept { horizontal_base(L, vp.taps, vp.H, w, limit, acc); }
+  void horizontal(limits lim, bool two, sums& acc) noexcept {
+    if (two) horizontal_base<true>(L, vp.taps, vp.H, w, lim, acc);
+    else horizontal_base<false>(L, vp.taps, vp.H, w, lim, acc);
+  }
   static std::uint32_t from_carry(std::uint32_t v) noexcept { return v; }
   static std::uint32_t to_carry(std::uint32_t v) noexcept { return v; }
 };

@@ -39,6 +39,7 @@ struct job {
   // (`slice` = block + program.result_offset) into *out.
   void (*decode)(const job& j, const program& p, const std::byte* slice) = nullptr;
   void* out = nullptr;              // the partials struct; valid until the frame is waited for
+  void* out2 = nullptr;             // a second one, for a job that serves two requests (VMAF and NEG), or null
   void* state = nullptr;            // a temporal engine's state object (vulkan/temporal.hpp), or null
   std::array<std::uint32_t, 4> arg{};  // engine-defined (plane count, bit depth, position in the sequence)
 };
@@ -58,6 +59,14 @@ class frame {
   void add(const job& j) {
     if (count_ == jobs_.size()) throw error(errc::invalid_argument, "too many metrics recorded into one Vulkan frame");
     jobs_[count_++] = j;
+  }
+  // Lets a job added earlier serve a new request too (two that differ only in a gain limit share a pass):
+  // take(job&) may amend the job and returns whether it took the request over. False when none did.
+  template <class Join>
+  bool join(Join&& take) {
+    for (std::size_t i = 0; i < count_; ++i)
+      if (take(jobs_[i])) return true;
+    return false;
   }
   // Uploads at least the first `planes` planes of the pair, whatever the jobs need.
   void upload_at_least(int planes) noexcept { min_planes_ = std::max(min_planes_, planes); }

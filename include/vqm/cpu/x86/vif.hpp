@@ -100,12 +100,36 @@ VQM_CPU_AVX2 inline __m128i half_of(__m256i v, int half) noexcept {
 struct acc_avx2 {
   __m256i nl, dl, dn;  // int32 lanes, flushed every few thousand columns
   __m256i nn;          // int64 lanes
-  std::int64_t tnl = 0, tdl = 0;  // the table parts of NL and DL
+  __m256i nl2;         // NL at the second limit (Two)
+  std::int64_t tnl = 0, tdl = 0, tnl2 = 0;  // the table parts of NL, DL and NL at the second limit
 };
+[[nodiscard]] VQM_CPU_AVX2 inline acc_avx2 zero_acc() noexcept {
+  const __m256i z = _mm256_setzero_si256();
+  return acc_avx2{z, z, z, z, z};
+}
+
+// NL's terms LOG(trunc(g_l² · d1) + n1) − LOG(n1) at one gain limit l, for the `num` lanes (LOG(n1): its
+// exponents e2 and the sum t2 of its table parts).
+VQM_CPU_AVX2 inline void num_log_at(const __m256d (&g)[2], const __m256d (&d1)[2], const __m256d (&n1)[2],
+                                    __m256i e2, std::int64_t t2, __m256d limit, __m256i num, const std::uint32_t* t,
+                                    __m256i& nl, std::int64_t& tnl) noexcept {
+  __m256d n1t[2];
+  for (int half = 0; half < 2; ++half) {
+    const __m256d gl = _mm256_min_pd(g[half], limit);  // g < limit ? g : limit
+    n1t[half] = _mm256_add_pd(
+        _mm256_round_pd(barrier(_mm256_mul_pd(barrier(_mm256_mul_pd(gl, gl)), d1[half])), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+        n1[half]);
+  }
+  __m256i i1, e1;
+  log_parts_pd(n1t[0], n1t[1], i1, e1);
+  tnl += table_sum(i1, num, t) - t2;
+  nl = _mm256_add_epi32(nl, _mm256_and_si256(_mm256_slli_epi32(_mm256_sub_epi32(e1, e2), 11), num));
+}
 
 // §7.3 + §8 for 8 positions; `valid` marks the lanes inside the row.
+template <bool Two>
 VQM_CPU_AVX2 inline void pixels_avx2(__m256i mu1, __m256i mu2, __m256i xx, __m256i yy, __m256i xy, __m256i valid,
-                                     __m256d limit, acc_avx2& acc) noexcept {
+                                     __m256d lim_a, __m256d lim_b, acc_avx2& acc) noexcept {
   const __m256i zero = _mm256_setzero_si256();
   const __m256i s1 = _mm256_sub_epi32(xx, mulhi_round(mu1, mu1));
   const __m256i s2 = _mm256_max_epi32(_mm256_sub_epi32(yy, mulhi_round(mu2, mu2)), zero);
@@ -128,44 +152,43 @@ VQM_CPU_AVX2 inline void pixels_avx2(__m256i mu1, __m256i mu2, __m256i xx, __m25
   const __m256i num = _mm256_and_si256(is_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
   if (_mm256_testz_si256(num, num)) return;
   const __m256d nsq = _mm256_set1_pd(131072.0), eps = _mm256_set1_pd(tables::vif_eps);
-  __m256d n1[2], n1t[2];
+  __m256d g[2], d1[2], n1[2];
   for (int half = 0; half < 2; ++half) {
-    const __m256d d1 = _mm256_cvtepi32_pd(half_of(s1, half)), d2 = _mm256_cvtepi32_pd(half_of(s2, half)),
-                  d12 = _mm256_cvtepi32_pd(half_of(s12, half));
-    __m256d g = _mm256_div_pd(d12, barrier(_mm256_add_pd(d1, eps)));
+    d1[half] = _mm256_cvtepi32_pd(half_of(s1, half));
+    const __m256d d2 = _mm256_cvtepi32_pd(half_of(s2, half)), d12 = _mm256_cvtepi32_pd(half_of(s12, half));
+    g[half] = _mm256_div_pd(d12, barrier(_mm256_add_pd(d1[half], eps)));
     const __m256d sv = _mm256_max_pd(
-        _mm256_round_pd(barrier(_mm256_sub_pd(d2, barrier(_mm256_mul_pd(g, d12)))), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+        _mm256_round_pd(barrier(_mm256_sub_pd(d2, barrier(_mm256_mul_pd(g[half], d12)))), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
         _mm256_setzero_pd());
-    g = _mm256_min_pd(g, limit);  // g < limit ? g : limit
     n1[half] = _mm256_add_pd(sv, nsq);
-    n1t[half] = _mm256_add_pd(
-        _mm256_round_pd(barrier(_mm256_mul_pd(barrier(_mm256_mul_pd(g, g)), d1)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
-        n1[half]);
   }
-  __m256i i1, e1, i2, e2;
-  log_parts_pd(n1t[0], n1t[1], i1, e1);
+  __m256i i2, e2;
   log_parts_pd(n1[0], n1[1], i2, e2);
-  acc.tnl += table_sum(i1, num, t) - table_sum(i2, num, t);
-  acc.nl = _mm256_add_epi32(acc.nl, _mm256_and_si256(_mm256_slli_epi32(_mm256_sub_epi32(e1, e2), 11), num));
+  const std::int64_t t2 = table_sum(i2, num, t);
+  num_log_at(g, d1, n1, e2, t2, lim_a, num, t, acc.nl, acc.tnl);
+  if constexpr (Two) num_log_at(g, d1, n1, e2, t2, lim_b, num, t, acc.nl2, acc.tnl2);
 }
 
 // Adds the lanes of an accumulator set to `out` and clears it.
 VQM_CPU_AVX2 inline void flush(acc_avx2& acc, sums& out) noexcept {
-  alignas(32) std::int32_t d[3][8];
+  alignas(32) std::int32_t d[4][8];
   alignas(32) std::int64_t n[4];
   _mm256_store_si256(reinterpret_cast<__m256i*>(d[0]), acc.nl);
   _mm256_store_si256(reinterpret_cast<__m256i*>(d[1]), acc.dl);
   _mm256_store_si256(reinterpret_cast<__m256i*>(d[2]), acc.dn);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(d[3]), acc.nl2);
   _mm256_store_si256(reinterpret_cast<__m256i*>(n), acc.nn);
   for (int i = 0; i < 8; ++i) {
     out.nl += d[0][i];
     out.dl += d[1][i];
     out.dn += d[2][i];
+    out.nl2 += d[3][i];
   }
   out.nn += n[0] + n[1] + n[2] + n[3];
   out.nl += acc.tnl;
   out.dl += acc.tdl;
-  acc = acc_avx2{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+  out.nl2 += acc.tnl2;
+  acc = zero_acc();
 }
 
 template <class T>
@@ -322,11 +345,11 @@ VQM_CPU_AVX2 inline void vertical16_avx2(const std::int16_t* const* rows, std::s
 // §7.2 + §8 for one row: 16 columns at a time, even and odd columns in separate lanes (pmaddwd reads the
 // pair (o, o+1) of output column j at j + o: loading at j0 + o gives the even columns, at j0 + o + 1 the
 // odd ones).
-template <int S>
-VQM_CPU_AVX2 inline void horizontal16_avx2(const std::int16_t* const* L, int w, double limit, sums& out) noexcept {
+template <int S, bool Two>
+VQM_CPU_AVX2 inline void horizontal16_avx2(const std::int16_t* const* L, int w, limits lim, sums& out) noexcept {
   constexpr tap_pairs tp = pairs_of(S);
-  acc_avx2 acc{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-  const __m256d lim = _mm256_set1_pd(limit);
+  acc_avx2 acc = zero_acc();
+  const __m256d lim_a = _mm256_set1_pd(lim.a), lim_b = _mm256_set1_pd(lim.b);
   const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   const __m256i r16 = _mm256_set1_epi32(32768);
   const __m256i twice = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
@@ -351,7 +374,7 @@ VQM_CPU_AVX2 inline void horizontal16_avx2(const std::int16_t* const* L, int w, 
       const __m256i yy = _mm256_add_epi32(v[4], _mm256_srli_epi32(_mm256_add_epi32(v[5], r16), 16));
       const __m256i xy = _mm256_add_epi32(v[6], _mm256_srli_epi32(_mm256_add_epi32(v[7], r16), 16));
       const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(w - j - par), twice);
-      pixels_avx2(v[0], v[1], xx, yy, xy, valid, lim, acc);
+      pixels_avx2<Two>(v[0], v[1], xx, yy, xy, valid, lim_a, lim_b, acc);
     }
     if (++since_flush == 512) {  // int32 lanes: at most 2^17 per position, two positions per step
       flush(acc, out);
@@ -393,12 +416,17 @@ struct avx2_rows {
       default: vertical16_avx2<3, Split>(rows.data(), cs, vp, w, L.data()); break;
     }
   }
-  void horizontal(double limit, sums& acc) noexcept {
+  void horizontal(limits lim, bool two, sums& acc) noexcept {
+    if (two) horizontal_at<true>(lim, acc);
+    else horizontal_at<false>(lim, acc);
+  }
+  template <bool Two>
+  void horizontal_at(limits lim, sums& acc) noexcept {
     switch (s) {
-      case 0: horizontal16_avx2<0>(L.data(), w, limit, acc); break;
-      case 1: horizontal16_avx2<1>(L.data(), w, limit, acc); break;
-      case 2: horizontal16_avx2<2>(L.data(), w, limit, acc); break;
-      default: horizontal16_avx2<3>(L.data(), w, limit, acc); break;
+      case 0: horizontal16_avx2<0, Two>(L.data(), w, lim, acc); break;
+      case 1: horizontal16_avx2<1, Two>(L.data(), w, lim, acc); break;
+      case 2: horizontal16_avx2<2, Two>(L.data(), w, lim, acc); break;
+      default: horizontal16_avx2<3, Two>(L.data(), w, lim, acc); break;
     }
   }
   static std::int16_t from_carry(std::uint32_t v) noexcept {

@@ -5,6 +5,8 @@
 // the inner region, exact int64 sums per tile row), then adm_reduce.comp: the per-row rounding shifts and
 // the sums over rows into the 36 accumulators of adm_partials. Stage s runs the DWT of scale s beside the
 // scoring of scale s − 1. powf and the per-scale float stage stay on the host (adm_algorithm::scores).
+// Two requests that differ only in the gain limit (VMAF and NEG in one run) share one program: one DWT, the
+// scoring and reduction once per limit.
 #pragma once
 
 #include <array>
@@ -109,10 +111,22 @@ class adm_program final : public program {
   static std::unique_ptr<program> make(program_env& env, std::uint32_t id, std::uint32_t) {
     return std::make_unique<adm_program>(env, id);
   }
+  // id: the request's index, and in the high half 1 + the index of the second limit's request (or 0).
   [[nodiscard]] static program_key key(const adm_request& q) { return {&make, detail::adm_requests::index(q), 0}; }
+  // The key of the program that also serves q with gain limit b (into adm_engine's out2).
+  [[nodiscard]] static program_key key_two(const adm_request& q, double b) {
+    adm_request q2 = q;
+    q2.enhn_gain_limit = b;
+    return {&make, detail::adm_requests::index(q) | ((detail::adm_requests::index(q2) + 1) << 16), 0};
+  }
+  [[nodiscard]] static bool serves_one(const program_key& k) noexcept { return k.make == &make && (k.id >> 16) == 0; }
+  [[nodiscard]] static adm_request request_of(const program_key& k) { return detail::adm_requests::at(k.id & 0xffff); }
 
   adm_program(program_env& env, std::uint32_t id)
-      : env_(env), l_(env.layout), sh_(env.shared.get<sh>()), q_(detail::adm_requests::at(id)) {
+      : env_(env), l_(env.layout), sh_(env.shared.get<sh>()), q_(detail::adm_requests::at(id & 0xffff)),
+        lims_((id >> 16) != 0 ? 2 : 1) {
+    if (lims_ == 2) egl_[1] = detail::adm_requests::at((id >> 16) - 1).enhn_gain_limit;
+    egl_[0] = q_.enhn_gain_limit;
     namespace T = tables::adm;
     std::uint32_t n = l_.width[0], m = l_.height[0], ints = 0, partials = 0;
     for (int s = 0; s < 4; ++s) {
@@ -131,7 +145,7 @@ class adm_program final : public program {
       g.tiles_y = div_up(g.rows, sh::tile_h);
       if (computed(s)) {
         g.base = partials;
-        partials += sh::accumulators * g.rows * g.tiles_x;
+        partials += lims_ * sh::accumulators * g.rows * g.tiles_x;
       }
       n = g.w;
       m = g.h;
@@ -156,12 +170,14 @@ class adm_program final : public program {
                            VkDescriptorBufferInfo{env_.buffers.results[s], 0, VK_WHOLE_SIZE}});
   }
   [[nodiscard]] int stages() const noexcept override { return 6; }
-  [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 36 * 8; }
+  [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return lims_ * 36 * 8; }
 
   void record(VkCommandBuffer cb, std::size_t slot, int stage) override {
     if (stage < 4) dwt(cb, slot, stage);
-    if (stage >= 1 && stage <= 4 && computed(stage - 1)) score(cb, slot, stage - 1);
-    if (stage == 5) reduce(cb, slot);
+    for (std::uint32_t k = 0; k < lims_; ++k) {
+      if (stage >= 1 && stage <= 4 && computed(stage - 1)) score(cb, slot, stage - 1, k);
+      if (stage == 5) reduce(cb, slot, k);
+    }
   }
 
   // Scale s is scored (its accumulators are in the slice); scale 0 is not with skip_scale0.
@@ -202,11 +218,16 @@ class adm_program final : public program {
     p.dispatch(cb, div_up(g.w, 16), div_up(g.h, 16), 2);
   }
 
-  void score(VkCommandBuffer cb, std::size_t slot, int s) {
+  // The row partials of limit k follow those of limit 0 at each scale.
+  [[nodiscard]] std::uint32_t base_of(const geometry& g, std::uint32_t k) const noexcept {
+    return g.base + k * sh::accumulators * g.rows * g.tiles_x;
+  }
+
+  void score(VkCommandBuffer cb, std::size_t slot, int s, std::uint32_t k) {
     namespace T = tables::adm;
     const auto& g = scale_[static_cast<std::size_t>(s)];
     sh::score_push pc{};
-    pc.egl = q_.enhn_gain_limit;
+    pc.egl = egl_[k];
     const std::uint32_t plane = g.w * g.h;
     for (std::uint32_t b = 0; b < 3; ++b) {
       pc.ref_off[b] = g.off[0] + (b + 1) * plane;
@@ -222,7 +243,7 @@ class adm_program final : public program {
     for (int b = 0; b < 3; ++b)
       pc.cb[b] = s == 0 ? T::bit_length(g.w - 1) - (b == 2 ? 3 : 4) : T::ceil_log2(g.w);
     pc.den_c = static_cast<std::uint32_t>(T::ceil_log2(static_cast<std::uint64_t>(g.reg.right - g.reg.left)));
-    pc.partial_base = g.base;
+    pc.partial_base = base_of(g, k);
     pc.tiles_x = g.tiles_x;
     pc.rows = g.rows;
     pc.skip_aim = q_.skip_aim ? 1 : 0;
@@ -232,12 +253,12 @@ class adm_program final : public program {
     p.dispatch(cb, g.tiles_x, g.tiles_y);
   }
 
-  void reduce(VkCommandBuffer cb, std::size_t slot) {
+  void reduce(VkCommandBuffer cb, std::size_t slot, std::uint32_t k) {
     namespace T = tables::adm;
     sh::reduce_push pc{};
     for (int s = 0; s < 4; ++s) {
       const auto& g = scale_[static_cast<std::size_t>(s)];
-      pc.base[s] = g.base;
+      pc.base[s] = base_of(g, k);
       pc.rows[s] = g.rows;
       pc.tiles_x[s] = g.tiles_x;
       pc.num_shift[s] = static_cast<std::uint32_t>(T::ceil_log2(g.h));
@@ -249,7 +270,7 @@ class adm_program final : public program {
       }
       if (computed(s)) pc.computed |= 1u << s;
     }
-    pc.out_base = result_offset / 8;
+    pc.out_base = result_offset / 8 + 36 * k;
     sh_.reduce.bind(cb, sets_[slot]);
     sh_.reduce.push(cb, pc);
     sh_.reduce.dispatch(cb, sh::accumulators, 1, 4);
@@ -259,6 +280,8 @@ class adm_program final : public program {
   detail::frame_layout l_;
   sh& sh_;
   adm_request q_;
+  std::uint32_t lims_;                // 1, or 2 with a second gain limit
+  std::array<double, 2> egl_{};
   std::array<geometry, 4> scale_{};
   std::uint32_t band_ints_ = 0, partials_ = 1;
   descriptor_pool pool_;
@@ -274,15 +297,30 @@ struct adm_engine {
     if (y.width < 33 || y.height < 33)
       throw error(errc::unsupported_format, "adm needs a luma of at least 33x33 (SPEC-vmaf Part II §2), got " +
                                                 std::to_string(y.width) + "x" + std::to_string(y.height));
-    f.add({.key = adm_program::key(q), .decode = &decode, .out = &out});
+    // VMAF and NEG: a job for the same request but its gain limit takes this one over.
+    const bool joined = f.join([&](job& j) {
+      if (!adm_program::serves_one(j.key)) return false;
+      const adm_request first = adm_program::request_of(j.key);
+      adm_request same = q;
+      same.enhn_gain_limit = first.enhn_gain_limit;
+      if (!detail::same_adm_request(same, first) || j.key.id >= 0x8000 || adm_program::key(q).id >= 0x8000) return false;
+      j.key = adm_program::key_two(first, q.enhn_gain_limit);
+      j.out2 = &out;
+      return true;
+    });
+    if (!joined) f.add({.key = adm_program::key(q), .decode = &decode, .out = &out});
   }
 
  private:
   static void decode(const job& j, const program&, const std::byte* slice) {
-    auto& o = *static_cast<adm_partials*>(j.out);
-    std::memcpy(o.den, slice, sizeof o.den);
-    std::memcpy(o.dlm, slice + 96, sizeof o.dlm);
-    std::memcpy(o.aim, slice + 192, sizeof o.aim);
+    for (void* to : {j.out, j.out2}) {
+      if (!to) continue;
+      auto& o = *static_cast<adm_partials*>(to);
+      std::memcpy(o.den, slice, sizeof o.den);
+      std::memcpy(o.dlm, slice + 96, sizeof o.dlm);
+      std::memcpy(o.aim, slice + 192, sizeof o.aim);
+      slice += 36 * 8;
+    }
   }
 };
 

@@ -3,7 +3,8 @@
 // horizontal passes fused in 32×8 tiles, moments, the per-pixel double stage, the four exact integer sums
 // per tile), then reduce_u64 to the 16 sums of vif_partials. Stage s runs scale s's statistics beside the
 // downsampling s → s+1; the statistics of scale s also leave the last-row line the one-column rule of §4.3
-// needs at scale s+1, so every size the metric accepts is exact.
+// needs at scale s+1, so every size the metric accepts is exact. Two requests that differ only in the gain
+// limit (VMAF and NEG in one run) share one program: NL at the second limit is a fifth sum per scale.
 #pragma once
 
 #include <algorithm>
@@ -51,13 +52,13 @@ struct vif_shared {
 
   static constexpr std::uint32_t bindings = 4;  // pics, partial, pyramid, LOG table
   struct stats_push {
-    double limit;
-    std::uint32_t in_off[2], stride, w, h, bpc, prev_off[2], prev_w, stale_off, partial_base, groups;
+    double limit, limit2;
+    std::uint32_t in_off[2], stride, w, h, bpc, prev_off[2], prev_w, stale_off, partial_base, groups, two;
   };
   struct down_push {
     std::uint32_t in_off[2], in_stride, in_w, in_h, bpc, out_off[2], out_w, out_h;
   };
-  static_assert(sizeof(stats_push) == 56 && sizeof(down_push) == 40);
+  static_assert(sizeof(stats_push) == 72 && sizeof(down_push) == 40);
 
   buffer table;
   std::array<compute_pipeline, 4> stats;
@@ -81,7 +82,8 @@ struct vif_shared {
   }
 };
 
-// Gain limits seen by this process, so that a program key (an integer) names one: id = 2·index + skip.
+// Gain limits seen by this process, so that a program key (an integer) names one: id = skip + 2·index, plus
+// (1 + the second limit's index) << 16 for a program that serves two limits.
 [[nodiscard]] inline bool same_limit(double a, double b) noexcept { return a == b; }
 using vif_limits = request_registry<double, same_limit>;
 
@@ -95,10 +97,20 @@ class vif_program final : public program {
   [[nodiscard]] static program_key key(const vif_request& q) {
     return {&make, 2 * detail::vif_limits::index(q.gain_limit) + (q.skip_scale0 ? 1u : 0u), 0};
   }
+  // The program of `one` (a key of key()) that also serves gain limit b, or `one` itself where the
+  // registry's indices do not fit.
+  [[nodiscard]] static program_key key_two(const program_key& one, double b) {
+    const std::uint32_t ib = detail::vif_limits::index(b);
+    if (one.id >= 0x10000 || ib >= 0x7fff) return one;
+    return {&make, one.id | ((ib + 1) << 16), 0};
+  }
+  [[nodiscard]] static bool serves_one(const program_key& k) noexcept { return k.make == &make && (k.id >> 16) == 0; }
+  [[nodiscard]] static bool skips_scale0(const program_key& k) noexcept { return (k.id & 1u) != 0; }
 
   vif_program(program_env& env, std::uint32_t id)
-      : env_(env), l_(env.layout), sh_(env.shared.get<detail::vif_shared>()), limit_(detail::vif_limits::at(id / 2)),
-        skip0_((id & 1u) != 0) {
+      : env_(env), l_(env.layout), sh_(env.shared.get<detail::vif_shared>()),
+        limit_(detail::vif_limits::at((id & 0xffff) / 2)), skip0_((id & 1u) != 0), two_((id >> 16) != 0),
+        limit2_(two_ ? detail::vif_limits::at((id >> 16) - 1) : limit_), sums_(two_ ? 5 : 4) {
     reduce_ = &env.shared.pipeline(spirv::reduce_u64, 3, 12);
     w_[0] = l_.width[0];
     h_[0] = l_.height[0];
@@ -116,7 +128,7 @@ class vif_program final : public program {
       groups_x_[s] = div_up(w_[s], 32);  // vif_stats tiles: 32×8
       groups_[s] = groups_x_[s] * div_up(h_[s], 8);
       base_[s] = partials;
-      partials += 4 * groups_[s];
+      partials += sums_ * groups_[s];
     }
     stale_off_ = words;
     pyr_words_ = words + 4 * 5 * 4;
@@ -142,7 +154,9 @@ class vif_program final : public program {
                           {input, partial_[s].range(), VkDescriptorBufferInfo{env_.buffers.results[s], 0, VK_WHOLE_SIZE}});
   }
   [[nodiscard]] int stages() const noexcept override { return 5; }
-  [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 4 * 4 * 8; }
+  [[nodiscard]] std::uint32_t result_bytes() const noexcept override { return 4 * sums_ * 8; }
+  // Sums per scale in the slice: NL, DL, NN, DN, and NL at the second limit with two().
+  [[nodiscard]] std::uint32_t sums() const noexcept { return sums_; }
 
   void record(VkCommandBuffer cb, std::size_t slot, int stage) override {
     if (stage < 4) {
@@ -155,10 +169,10 @@ class vif_program final : public program {
       if (!computed(s)) continue;
       const struct {
         std::uint32_t count, in_base, out_base;
-      } pc{groups_[s], base_[s], result_offset / 8 + 4 * static_cast<std::uint32_t>(s)};
+      } pc{groups_[s], base_[s], result_offset / 8 + sums_ * static_cast<std::uint32_t>(s)};
       reduce_->bind(cb, reduce_sets_[slot]);
       reduce_->push(cb, pc);
-      reduce_->dispatch(cb, 1, 1, 4);
+      reduce_->dispatch(cb, 1, 1, sums_);
     }
   }
 
@@ -202,6 +216,8 @@ class vif_program final : public program {
   void statistics(VkCommandBuffer cb, std::size_t slot, int s) {
     detail::vif_shared::stats_push pc{};
     pc.limit = limit_;
+    pc.limit2 = limit2_;
+    pc.two = two_ ? 1 : 0;
     image(s, pc.in_off, pc.stride);
     pc.w = w_[s];
     pc.h = h_[s];
@@ -224,7 +240,9 @@ class vif_program final : public program {
   detail::frame_layout l_;
   detail::vif_shared& sh_;
   double limit_;
-  bool skip0_;
+  bool skip0_, two_;
+  double limit2_;
+  std::uint32_t sums_;
   const compute_pipeline* reduce_ = nullptr;
   std::array<std::uint32_t, 4> w_{}, h_{}, groups_x_{}, groups_{}, base_{};
   std::array<std::array<std::uint32_t, 2>, 4> off_{};  // [scale][pic], uints into the pyramid (scales 1..3)
@@ -238,22 +256,27 @@ struct vif_engine {
   void vif(frame& f, const vif_request& q, vif_partials& out) const {
     require_int64(f, "vif", "exact integer sums");
     require_float64(f, "vif", "libvmaf's per-pixel double arithmetic");
-    f.add({.key = vif_program::key(q), .decode = &decode, .out = &out});
+    // VMAF and NEG: a job for the same skip_scale0 at another gain limit takes this one over.
+    const bool joined = f.join([&](job& j) {
+      if (!vif_program::serves_one(j.key) || vif_program::skips_scale0(j.key) != q.skip_scale0) return false;
+      const program_key two = vif_program::key_two(j.key, q.gain_limit);
+      if (two.id == j.key.id) return false;
+      j.key = two;
+      j.out2 = &out;
+      return true;
+    });
+    if (!joined) f.add({.key = vif_program::key(q), .decode = &decode, .out = &out});
   }
 
  private:
   static void decode(const job& j, const program& p, const std::byte* slice) {
     const auto& prog = static_cast<const vif_program&>(p);
-    auto& o = *static_cast<vif_partials*>(j.out);
+    const std::uint32_t n = prog.sums();
     for (int s = 0; s < 4; ++s) {
-      auto& t = o.scale[static_cast<std::size_t>(s)];
-      if (!prog.computed(s)) {
-        t = {};
-        continue;
-      }
-      std::int64_t v[4];
-      std::memcpy(v, slice + 32 * s, sizeof v);
-      t = {v[0], v[1], v[2], v[3]};
+      std::int64_t v[5] = {};
+      if (prog.computed(s)) std::memcpy(v, slice + 8 * n * static_cast<std::uint32_t>(s), 8 * n);
+      static_cast<vif_partials*>(j.out)->scale[static_cast<std::size_t>(s)] = {v[0], v[1], v[2], v[3]};
+      if (j.out2) static_cast<vif_partials*>(j.out2)->scale[static_cast<std::size_t>(s)] = {v[4], v[1], v[2], v[3]};
     }
   }
 };
