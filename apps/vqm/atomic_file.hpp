@@ -52,13 +52,7 @@ extern "C" inline void remove_temp_and_die(int sig) {
   ::raise(sig);
 }
 
-inline void install_handlers(const std::string& temp) {
-  if (temp.size() >= sizeof signal_temp[0]) return;
-  int slot = 0;
-  while (slot < max_signal_temps && signal_temp_set[slot]) ++slot;
-  if (slot == max_signal_temps) return;  // beyond 16 outputs: a later run removes the temp (remove_stale_temps)
-  std::memcpy(signal_temp[slot], temp.c_str(), temp.size() + 1);
-  signal_temp_set[slot] = 1;
+inline void install_handlers() {
   if (handlers_installed) return;
   for (int i = 0; i < 3; ++i) {
     struct sigaction sa {};
@@ -81,6 +75,27 @@ inline void remove_handlers(const std::string& temp) {
   if (any || !handlers_installed) return;
   for (int i = 0; i < 3; ++i) ::sigaction(cleanup_signals[i], &previous_actions[i], nullptr);
   handlers_installed = false;
+}
+
+// mkostemp(tmpl) with the handlers already watching the temp: the name is generated in the slot the handler
+// reads, so a signal at any moment and on any thread finds the file once it exists (before, unlinking the
+// template or a half-generated name removes nothing). Returns the descriptor, or -1 with errno.
+inline int create_watched_temp(std::string& tmpl) {
+  int slot = 0;
+  while (slot < max_signal_temps && signal_temp_set[slot]) ++slot;
+  // beyond 16 outputs (or a name too long for the slot) a later run removes a temp left behind (remove_stale_temps)
+  if (slot == max_signal_temps || tmpl.size() >= sizeof signal_temp[0]) return ::mkostemp(tmpl.data(), O_CLOEXEC);
+  std::memcpy(signal_temp[slot], tmpl.c_str(), tmpl.size() + 1);
+  signal_temp_set[slot] = 1;
+  install_handlers();
+  const int fd = ::mkostemp(signal_temp[slot], O_CLOEXEC);
+  tmpl = signal_temp[slot];
+  if (fd < 0) {
+    const int e = errno;
+    remove_handlers(tmpl);
+    errno = e;
+  }
+  return fd;
 }
 
 [[noreturn]] inline void fail(const std::string& path, const std::string& why) {
@@ -271,13 +286,12 @@ class output_file {
     const auto folder = detail::folder_of(target_), name = detail::name_of(target_);
     detail::remove_stale_temps(folder, name);
     std::string tmpl = folder + "/." + name + ".vqm-XXXXXX";
-    fd_ = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    fd_ = detail::create_watched_temp(tmpl);
     if (fd_ < 0) {
       const int e = errno;
       detail::fail(path_, "cannot create a file in '" + folder + "': " + std::strerror(e));
     }
     temp_ = tmpl;
-    detail::install_handlers(temp_);
     ::flock(fd_, LOCK_EX | LOCK_NB);  // a later run sees a live temp by its lock
     mode_t mode;
     if (old) {
