@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "vqm/concepts/backend.hpp"
 
@@ -20,6 +21,13 @@ struct adm_request {
                              {186284160u, 186284160u, 104783920u},
                              {196165808u, 196165808u, 134487184u}};
 };
+
+// Whether a and b ask for the same accumulators but for the gain limit (VMAF's and NEG's requests): the
+// requests a backend may serve with one shared pass.
+[[nodiscard]] inline bool same_but_gain_limit(const adm_request& a, const adm_request& b) noexcept {
+  return a.skip_scale0 == b.skip_scale0 && a.skip_aim == b.skip_aim && std::memcmp(a.irf0, b.irf0, sizeof a.irf0) == 0 &&
+         std::memcmp(a.irf, b.irf, sizeof a.irf) == 0;
+}
 
 // Per scale s (0 finest .. 3) and band b (0 = h, 1 = v, 2 = d): the row-rounded sums of §9.4 (DLM and AIM
 // numerators) and §10 (denominator). Zero = fresh; skipped parts stay zero.

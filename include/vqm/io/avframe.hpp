@@ -25,6 +25,7 @@ extern "C" {
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -70,7 +71,7 @@ namespace avframe_detail {
   const std::size_t bps = pf.bytes_per_sample();
   for (int p = 0; p < pf.stored_planes(); ++p) {
     const std::size_t row = std::size_t{pf.stored_width(p)} * bps;
-    if (!f.data[p] || static_cast<std::size_t>(f.linesize[p] < 0 ? -std::ptrdiff_t{f.linesize[p]} : f.linesize[p]) < row)
+    if (!f.data[p] || static_cast<std::size_t>(std::abs(f.linesize[p])) < row)
       throw error(errc::invalid_argument, what + ": plane " + std::to_string(p) + " has linesize " +
                                               std::to_string(f.linesize[p]) + ", less than its " + std::to_string(row) +
                                               "-byte rows (a frame whose data does not match its format)");

@@ -97,8 +97,7 @@ struct adm_shared {
 };
 
 [[nodiscard]] inline bool same_adm_request(const adm_request& a, const adm_request& b) noexcept {
-  return a.enhn_gain_limit == b.enhn_gain_limit && a.skip_scale0 == b.skip_scale0 && a.skip_aim == b.skip_aim &&
-         std::memcmp(a.irf0, b.irf0, sizeof a.irf0) == 0 && std::memcmp(a.irf, b.irf, sizeof a.irf) == 0;
+  return a.enhn_gain_limit == b.enhn_gain_limit && same_but_gain_limit(a, b);
 }
 using adm_requests = request_registry<adm_request, same_adm_request>;
 
@@ -301,9 +300,7 @@ struct adm_engine {
     const bool joined = f.join([&](job& j) {
       if (!adm_program::serves_one(j.key)) return false;
       const adm_request first = adm_program::request_of(j.key);
-      adm_request same = q;
-      same.enhn_gain_limit = first.enhn_gain_limit;
-      if (!detail::same_adm_request(same, first) || j.key.id >= 0x8000 || adm_program::key(q).id >= 0x8000) return false;
+      if (!same_but_gain_limit(q, first) || j.key.id >= 0x8000 || adm_program::key(q).id >= 0x8000) return false;
       j.key = adm_program::key_two(first, q.enhn_gain_limit);
       j.out2 = &out;
       return true;
