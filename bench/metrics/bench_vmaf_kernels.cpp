@@ -1,5 +1,6 @@
 // vqm_bench_vmaf_kernels: VMAF's integer ADM and VIF (SPEC-vmaf Parts I and II) per frame, single thread,
-// on the Cpu kernels: the scalar reference, the optimised kernel on the baseline path and on AVX2.
+// on the Cpu kernels: the scalar reference and the optimised kernel at each instruction-set level
+// (baseline, avx2, avx512: cpu::set_max_isa; a level this machine lacks is skipped with a message).
 // 576x324 (the astronaut fixture pair) and 1080p (mirror-tiled), 8-bit, frames in memory; Time = ms per
 // frame, counter fps. The whole model through a session: vqm_bench_vmaf.
 //
@@ -22,7 +23,11 @@ namespace {
 
 using vqm::bench::resolution;
 
-enum class variant { reference, baseline, avx2 };
+// reference: the scalar reference kernel; otherwise the optimised kernel capped at that level.
+struct variant {
+  bool reference = false;
+  vqm::cpu::isa level = vqm::cpu::isa::baseline;
+};
 
 // One feature's algorithm and its two kernels.
 struct adm_feature {
@@ -48,32 +53,36 @@ template <class Feature>
 void bench_kernel(benchmark::State& state, resolution r, variant v) {
   const auto& fr = vqm::bench::cached_frames(r, 2);
   const typename Feature::algorithm alg(fr[0].ref.format());
-  if (v == variant::avx2 && vqm::cpu::detected_isa() != vqm::cpu::isa::avx2) {
-    state.SkipWithError("no AVX2 on this machine");
+  if (v.level > vqm::cpu::detected_isa()) {
+    state.SkipWithError("this machine lacks the instruction-set level");
     return;
   }
-  vqm::cpu::set_max_isa(v == variant::avx2 ? vqm::cpu::isa::avx2 : vqm::cpu::isa::baseline);
+  const auto cap = vqm::cpu::max_isa();
+  vqm::cpu::set_max_isa(v.level);
   std::size_t i = 0;
   std::vector<double> out(alg.names().size());
   for (auto _ : state) {
     const auto& p = fr[i++ % fr.size()];
     const auto a = p.ref.view().planes[0];
     const auto b = p.dis.view().planes[0];
-    const auto part = v == variant::reference ? Feature::reference(a, b, alg) : Feature::optimised(a, b, alg);
+    const auto part = v.reference ? Feature::reference(a, b, alg) : Feature::optimised(a, b, alg);
     alg.scores(part, out.data());
     benchmark::DoNotOptimize(out.data());
   }
-  vqm::cpu::set_max_isa(vqm::cpu::isa::avx2);
+  vqm::cpu::set_max_isa(cap);
   state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 template <class Feature>
 void register_feature(const char* name) {
+  using vqm::cpu::isa;
   for (const auto& r : vqm::bench::cpu_resolutions)
-    for (const auto& [v, label] : {std::pair{variant::reference, "reference"}, std::pair{variant::baseline, "baseline"},
-                                   std::pair{variant::avx2, "avx2"}})
+    for (const variant v : {variant{true}, variant{false, isa::baseline}, variant{false, isa::avx2},
+                            variant{false, isa::avx512}}) {
+      const std::string label = v.reference ? "reference" : std::string(vqm::cpu::isa_name(v.level));
       benchmark::RegisterBenchmark((std::string(name) + "/" + label + "/" + r.name).c_str(), bench_kernel<Feature>, r, v)
           ->Unit(benchmark::kMillisecond);
+    }
 }
 
 [[maybe_unused]] const bool registered = [] {

@@ -49,13 +49,12 @@ vqm::picture_format format_of(const nlohmann::json& j) {
 }
 
 std::vector<isa> paths() {
-  std::vector<isa> p{isa::baseline};
-  if (vqm::cpu::detected_isa() == isa::avx2) p.push_back(isa::avx2);
-  return p;
+  return vqm::cpu::available_isas();
 }
 struct isa_guard {
-  explicit isa_guard(isa i) { vqm::cpu::set_max_isa(i); }
-  ~isa_guard() { vqm::cpu::set_max_isa(isa::avx2); }
+  explicit isa_guard(isa i) : before(vqm::cpu::max_isa()) { vqm::cpu::set_max_isa(i); }
+  ~isa_guard() { vqm::cpu::set_max_isa(before); }
+  isa before;
 };
 
 std::string describe(const adm_partials& p) {

@@ -48,15 +48,14 @@ std::string show(const vqm::vif_scale_sums& t) {
 
 // Every instruction-set path this machine can run; the cap is restored afterwards.
 std::vector<isa> paths() {
-  std::vector<isa> p{isa::baseline};
-  if (vqm::cpu::detected_isa() == isa::avx2) p.push_back(isa::avx2);
-  return p;
+  return vqm::cpu::available_isas();
 }
 struct isa_guard {
-  explicit isa_guard(isa i) { vqm::cpu::set_max_isa(i); }
-  ~isa_guard() { vqm::cpu::set_max_isa(isa::avx2); }
+  explicit isa_guard(isa i) : before(vqm::cpu::max_isa()) { vqm::cpu::set_max_isa(i); }
+  ~isa_guard() { vqm::cpu::set_max_isa(before); }
+  isa before;
 };
-const char* name(isa i) { return i == isa::avx2 ? "avx2" : "baseline"; }
+const char* name(isa i) { return vqm::cpu::isa_name(i).data(); }
 
 // ---------------------------------------------------------------------------------------------- (1)
 

@@ -370,7 +370,7 @@ VQM_CPU_KERNEL void adm_limits(const plane_view& ref, const plane_view& dis, uns
 {
   thread_local adm_detail::workspace ws;
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2)
+  if (active_isa() >= isa::avx2)
     return simd::as_avx2([&] { adm_detail::run<true>(ref, dis, bpc, q, two, b, out, out2, ws); });
 #endif
   adm_detail::run_base(ref, dis, bpc, q, two, b, out, out2, ws);

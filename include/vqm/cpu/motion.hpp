@@ -204,7 +204,7 @@ VQM_CPU_INLINE std::uint64_t motion_sad_impl(const plane_view& prev, const plane
     ws.lo.resize(w + 4 + 32);
   }
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2) {
+  if (active_isa() >= isa::avx2) {
     if (bpc == 8) return simd::as_avx2([&] { return detail::motion_sad_impl<std::uint8_t, true>(prev, cur, bpc, ws); });
     return simd::as_avx2([&] { return detail::motion_sad_impl<std::uint16_t, true>(prev, cur, bpc, ws); });
   }

@@ -21,7 +21,7 @@ namespace detail {
 inline void ms_ssim_decimate(const float* in, int w, int h, float* out, int ow, int oh, ssim_workspace& ws) {
   const float* t = &tables::ms_ssim_lowpass[0][0];
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2)
+  if (active_isa() >= isa::avx2)
     return simd::as_avx2([&] { decimate_impl<true>(in, w, h, 2, -4, 9, t, out, ow, oh, ws.phase, ws.rows); });
 #endif
   decimate_impl<false>(in, w, h, 2, -4, 9, t, out, ow, oh, ws.phase, ws.rows);

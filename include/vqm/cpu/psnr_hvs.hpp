@@ -177,7 +177,7 @@ VQM_CPU_INLINE float psnr_hvs_impl(const plane_view& ra, const plane_view& rb, i
 template <class T>
 float psnr_hvs_rows(const plane_view& a, const plane_view& b, int plane) noexcept {
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2) return simd::as_avx2([&] { return psnr_hvs_impl<T>(a, b, plane); });
+  if (active_isa() >= isa::avx2) return simd::as_avx2([&] { return psnr_hvs_impl<T>(a, b, plane); });
 #endif
   return psnr_hvs_impl<T>(a, b, plane);
 }

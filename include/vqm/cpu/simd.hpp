@@ -16,7 +16,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 #ifndef VQM_CPU_SIMD
 #define VQM_CPU_SIMD 1
@@ -35,12 +38,31 @@
 
 namespace vqm::cpu {
 
-// Instruction sets the kernels can use, in increasing order.
-enum class isa : int { baseline = 0, avx2 = 1 };
+// Instruction sets the kernels can use, in increasing order. avx512: AVX-512 F+BW+VL+DQ (Skylake-SP, Zen 4
+// and later); a kernel without an AVX-512 path runs its AVX2 one there.
+enum class isa : int { baseline = 0, avx2 = 1, avx512 = 2 };
+
+[[nodiscard]] constexpr std::string_view isa_name(isa i) noexcept {
+  return i == isa::avx512 ? "avx512" : i == isa::avx2 ? "avx2" : "baseline";
+}
+// "baseline", "avx2" or "avx512" (also "scalar"/"sse2" for baseline); false for anything else.
+[[nodiscard]] constexpr bool parse_isa(std::string_view s, isa& out) noexcept {
+  for (const isa i : {isa::baseline, isa::avx2, isa::avx512})
+    if (s == isa_name(i)) return out = i, true;
+  if (s == "scalar" || s == "sse2") return out = isa::baseline, true;
+  return false;
+}
 
 namespace detail {
+// The cap starts at the highest level, or at $VQM_CPU_ISA (baseline|avx2|avx512) so that a whole run —
+// the CLI, a benchmark — can be held to a lower level (e.g. an AVX2-only comparison); an unknown value is
+// ignored, as an unset one.
 inline std::atomic<int>& isa_limit() noexcept {
-  static std::atomic<int> limit{static_cast<int>(isa::avx2)};
+  static std::atomic<int> limit{[] {
+    isa i = isa::avx512;
+    if (const char* env = std::getenv("VQM_CPU_ISA")) (void)parse_isa(env, i);
+    return static_cast<int>(i);
+  }()};
   return limit;
 }
 }  // namespace detail
@@ -80,8 +102,13 @@ namespace vqm::cpu {
 // The best instruction set of this machine.
 [[nodiscard]] inline isa detected_isa() noexcept {
 #if VQM_CPU_X86
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  return avx2 ? isa::avx2 : isa::baseline;
+  static const isa best = [] {
+    if (!__builtin_cpu_supports("avx2")) return isa::baseline;
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    return avx512 ? isa::avx512 : isa::avx2;
+  }();
+  return best;
 #else
   return isa::baseline;
 #endif
@@ -90,11 +117,21 @@ namespace vqm::cpu {
 // Caps the instruction set the kernels use (tests run every path); results never depend on it.
 inline void set_max_isa(isa i) noexcept { detail::isa_limit().store(static_cast<int>(i), std::memory_order_relaxed); }
 
+// The cap now (set_max_isa's last value, else $VQM_CPU_ISA's, else the highest level).
+[[nodiscard]] inline isa max_isa() noexcept { return static_cast<isa>(detail::isa_limit().load(std::memory_order_relaxed)); }
+
 // The instruction set the kernels use now: min(detected, cap).
 [[nodiscard]] inline isa active_isa() noexcept {
-  const int cap = detail::isa_limit().load(std::memory_order_relaxed);
+  const int cap = static_cast<int>(max_isa());
   const int have = static_cast<int>(detected_isa());
   return static_cast<isa>(cap < have ? cap : have);
+}
+
+// Every level this machine runs, lowest first: what tests and benchmarks sweep.
+[[nodiscard]] inline std::vector<isa> available_isas() {
+  std::vector<isa> v;
+  for (int i = 0; i <= static_cast<int>(detected_isa()); ++i) v.push_back(static_cast<isa>(i));
+  return v;
 }
 
 namespace simd {

@@ -42,7 +42,7 @@ namespace vqm::cpu {
 #if VQM_CPU_KERNEL_BODIES
 {
 #if VQM_CPU_X86
-  const bool avx2 = active_isa() == isa::avx2;
+  const bool avx2 = active_isa() >= isa::avx2;
   if (bit_depth <= 8) return avx2 ? detail::x86::avx2::sse8(a, b) : detail::x86::sse2::sse8(a, b);
   if (bit_depth <= 15) return avx2 ? detail::x86::avx2::sse16(a, b) : detail::x86::sse2::sse16(a, b);
   return detail::sse_generic<std::uint16_t>(a, b);  // 16-bit squares need 64-bit lanes; plain loop

@@ -21,7 +21,7 @@ inline void box_decimate(const float* in, int w, int h, std::uint32_t s, float* 
   const int n = static_cast<int>(s);
   weights.assign(static_cast<std::size_t>(n) * n, k);
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2)
+  if (active_isa() >= isa::avx2)
     return simd::as_avx2(
         [&] { decimate_impl<true>(in, w, h, n, -(n / 2), n, weights.data(), out, ow, oh, ws.phase, ws.rows); });
 #endif

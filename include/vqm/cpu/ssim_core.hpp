@@ -157,7 +157,7 @@ VQM_CPU_INLINE ssim_partials ssim_terms_impl(const float* x, const float* y, int
 // SSIM term sums of two float images of w×h (tightly packed rows); zeros when the valid map is empty.
 inline ssim_partials ssim_terms(const float* x, const float* y, int w, int h, ssim_workspace& ws) {
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2) return simd::as_avx2([&] { return detail::ssim_terms_impl<true>(x, y, w, h, ws); });
+  if (active_isa() >= isa::avx2) return simd::as_avx2([&] { return detail::ssim_terms_impl<true>(x, y, w, h, ws); });
 #endif
   return detail::ssim_terms_impl<false>(x, y, w, h, ws);
 }

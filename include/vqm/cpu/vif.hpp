@@ -237,7 +237,7 @@ VQM_CPU_KERNEL void vif_limits(const plane_view& ref, const plane_view& dis, uns
 #if VQM_CPU_KERNEL_BODIES
 {
 #if VQM_CPU_X86
-  if (active_isa() == isa::avx2) return vif_detail::run<true>(ref, dis, bpc, q, two, b, out, out2);
+  if (active_isa() >= isa::avx2) return vif_detail::run<true>(ref, dis, bpc, q, two, b, out, out2);
 #endif
   vif_detail::run<false>(ref, dis, bpc, q, two, b, out, out2);
 }

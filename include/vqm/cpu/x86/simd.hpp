@@ -22,6 +22,19 @@
 #define VQM_CPU_AVX2_END _Pragma("GCC pop_options")
 #endif
 
+// The same for AVX-512 (F, BW, VL, DQ: cpu::isa::avx512). Clang's avx512f target also enables FMA; vqm's code is
+// compiled with -ffp-contract=off (vqm::vqm carries it), so nothing is fused unless written as an FMA intrinsic.
+#define VQM_CPU_AVX512_TARGET "avx512f,avx512bw,avx512vl,avx512dq"
+#define VQM_CPU_AVX512 __attribute__((target(VQM_CPU_AVX512_TARGET), flatten))
+#if defined(__clang__)
+#define VQM_CPU_AVX512_BEGIN \
+  _Pragma("clang attribute push(__attribute__((target(\"avx512f,avx512bw,avx512vl,avx512dq\"))), apply_to = function)")
+#define VQM_CPU_AVX512_END _Pragma("clang attribute pop")
+#else
+#define VQM_CPU_AVX512_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx512f,avx512bw,avx512vl,avx512dq\")")
+#define VQM_CPU_AVX512_END _Pragma("GCC pop_options")
+#endif
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 
@@ -30,6 +43,12 @@ namespace vqm::cpu::simd {
 // f(), compiled for AVX2: flatten inlines f's body (a portable kernel's AVX2 instance) into this function.
 template <class F>
 VQM_CPU_AVX2 inline decltype(auto) as_avx2(F&& f) noexcept(noexcept(f())) {
+  return f();
+}
+
+// f(), compiled for AVX-512 (as as_avx2).
+template <class F>
+VQM_CPU_AVX512 inline decltype(auto) as_avx512(F&& f) noexcept(noexcept(f())) {
   return f();
 }
 
