@@ -4,12 +4,21 @@
 # scaled to 2160p, at one thread and at every core, for vmaf_v0.6.1 and for vmaf_v0.6.1 + vmaf_v0.6.1neg in
 # one run. Prints each run's fps (frames / wall seconds, Y4M reading from /dev/shm included on both sides)
 # and, per case, the best of ROUNDS rounds and vqm / libvmaf.
-#   ROUNDS=3 FRAMES=120 SIZES="1080 2160" THREADS="1 $(nproc)" MODELS="vmaf neg"
+#   ROUNDS=3 FRAMES=120 SIZES="1080 2160" THREADS="1 $(nproc)" MODELS="vmaf neg" ISA=
+# ISA=avx2 holds both to AVX2 (vqm: VQM_CPU_ISA=avx2; libvmaf: --cpumask 48, its AVX512 and AVX512ICL bits,
+# which the mask disables), ISA=baseline to SSE2 / scalar (libvmaf: --cpumask 63); unset: each at its best.
 set -u
 VQM=$1
 LIBVMAF=${2:-$(dirname "$0")/../../../shared/tools/libvmaf/vmaf}
 ROUNDS=${ROUNDS:-3} FRAMES=${FRAMES:-120} SIZES=${SIZES:-"1080 2160"} THREADS=${THREADS:-"1 $(nproc)"}
 MODELS=${MODELS:-"vmaf neg"}
+ISA=${ISA:-}
+case "$ISA" in
+  "") libvmaf_isa=() ;;
+  avx2) libvmaf_isa=(--cpumask 48) ;;
+  baseline) libvmaf_isa=(--cpumask 63) ;;
+  *) echo "vmaf_vs_libvmaf.sh: ISA=$ISA: use avx2, baseline or leave it unset" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures=${FIXTURES:-$here/../../../shared/fixtures}
 D=/dev/shm/vqm-vs-libvmaf; mkdir -p $D
@@ -22,17 +31,17 @@ for s in $SIZES; do
 done
 [ -x "$LIBVMAF" ] || { echo "vmaf_vs_libvmaf.sh: no libvmaf CLI at $LIBVMAF (pass its path)" >&2; exit 1; }
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) threads"
-echo "vqm: $VQM; libvmaf: $LIBVMAF; $FRAMES frames per run"
+echo "vqm: $VQM; libvmaf: $LIBVMAF; $FRAMES frames per run; instruction sets: ${ISA:-each at its best}"
 run() {  # run TOOL SIZE THREADS MODEL -> fps
   local tool=$1 s=$2 t=$3 m=$4 t0 t1 args
   if [ "$tool" = libvmaf ]; then
-    args=(--threads "$t" -q --json -o /dev/null)
+    args=(--threads "$t" -q --json -o /dev/null "${libvmaf_isa[@]}")
     [ "$m" = neg ] && args+=(--model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg:name=vmaf_neg)
     t0=$(date +%s.%N); "$LIBVMAF" -r $D/${s}_ref.y4m -d $D/${s}_x264crf30.y4m "${args[@]}" >/dev/null 2>&1 || return 1
   else
     args=(--threads "$t" -q --json -o /dev/null)
     [ "$m" = neg ] && args+=(--model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg:name=vmaf_neg)
-    t0=$(date +%s.%N); "$VQM" -r $D/${s}_ref.y4m -d $D/${s}_x264crf30.y4m "${args[@]}" >/dev/null 2>&1 || return 1
+    t0=$(date +%s.%N); VQM_CPU_ISA=${ISA:-avx512} "$VQM" -r $D/${s}_ref.y4m -d $D/${s}_x264crf30.y4m "${args[@]}" >/dev/null 2>&1 || return 1
   fi
   t1=$(date +%s.%N)
   python3 -c "print(f'{$FRAMES/($t1-$t0):.2f}')"
