@@ -271,7 +271,7 @@ TEST(VifKernels, OptimisedEqualsReferenceLargerSizes) {
   std::mt19937 rng(7);
   const std::array<std::pair<std::uint32_t, std::uint32_t>, 6> sizes{
       {{64, 48}, {97, 61}, {131, 67}, {200, 35}, {255, 129}, {333, 17}}};
-  for (std::uint32_t bits : {8u, 10u, 12u, 16u})
+  for (std::uint32_t bits : {8u, 9u, 10u, 11u, 12u, 14u, 15u, 16u})
     for (const auto& [w, h] : sizes) {
       const auto cases = pairs_of_size(w, h, bits, rng);
       for (std::size_t c = 0; c < cases.size(); c += 2)
@@ -281,11 +281,11 @@ TEST(VifKernels, OptimisedEqualsReferenceLargerSizes) {
     }
 }
 
-// Rows wider than 8192 columns: the AVX2 row accumulators are flushed inside the row.
+// Rows wider than 8192 (AVX2) and 16384 (AVX-512) columns: the row accumulators are flushed inside the row.
 TEST(VifKernels, OptimisedEqualsReferenceWideRows) {
   std::mt19937 rng(8192);
   for (std::uint32_t bits : {8u, 16u})
-    for (const auto& [w, h] : {std::pair{8200u, 9u}, std::pair{8193u, 16u}}) {
+    for (const auto& [w, h] : {std::pair{8200u, 9u}, std::pair{8193u, 16u}, std::pair{16421u, 9u}}) {
       const auto cases = pairs_of_size(w, h, bits, rng);
       for (std::size_t c = 0; c < cases.size(); c += 3) expect_kernels_agree(cases[c], bits, vqm::vif_request{}, "default");
     }

@@ -6,7 +6,7 @@
 // stage. Exactness: every integer sum is computed modulo 2^32 where its true value is known to lie in
 // [0, 2^32) (SPEC §13); sums that need more bits are split into the Q16 high and low halves of their
 // inputs (Σc·v = 2^16·Σc·hi + Σc·lo) and the rounding shift is applied to the halves (vertical_combine).
-// The AVX2 path (x86/vif.hpp) stores every quantity as int16 v − 32768 and filters with pmaddwd (pairs of taps, each
+// The AVX2 and AVX-512 paths (x86/vif.hpp, x86/vif_avx512.hpp) store every quantity as int16 v − 32768 and filters with pmaddwd (pairs of taps, each
 // below 2^15; F3's centre tap is split in two), adding back 2^31 = 32768·Σc. The per-pixel doubles are the
 // IEEE operations of §8 in that order, each rounded separately (no FMA); the truncations are double
 // round-toward-zero, and LOG takes the bit length and the top 16 bits from the exactly converted value.
@@ -29,6 +29,8 @@
 
 #if VQM_CPU_X86
 #include "vqm/cpu/x86/vif.hpp"
+#include "vqm/cpu/x86/vif_rows.hpp"
+#include "vqm/cpu/x86/vif_avx512.hpp"
 #endif
 
 namespace vqm::cpu {
@@ -159,15 +161,16 @@ inline sums statistics(const source& X, const source& Y, int s, unsigned bpc, li
 }
 
 #if VQM_CPU_X86
-template <bool Avx2, class T, bool Split>
-using rows_for = std::conditional_t<Avx2, x86::avx2_rows<T, Split>, base_rows<T, Split>>;
+template <isa L, class T, bool Split>
+using rows_for = std::conditional_t<L == isa::avx512, x86::avx512_rows<T, Split>,
+                                    std::conditional_t<L == isa::avx2, x86::avx2_rows<T, Split>, base_rows<T, Split>>>;
 #else
-template <bool, class T, bool Split>
+template <isa, class T, bool Split>
 using rows_for = base_rows<T, Split>;
 #endif
 
 // The sums at q.gain_limit into out, and with `two` at limit b into out2 (which shares all but NL).
-template <bool Avx2>
+template <isa L>
 inline void run(const plane_view& ref, const plane_view& dis, unsigned bpc, const vif_request& q, bool two, double b,
                 vif_partials& out, vif_partials& out2) {
   thread_local workspace ws;
@@ -186,11 +189,11 @@ inline void run(const plane_view& ref, const plane_view& dis, unsigned bpc, cons
       auto& nr = ws.img_r[static_cast<std::size_t>(s)];
       auto& nd = ws.img_d[static_cast<std::size_t>(s)];
       if (X.bytes) {
-        downsample<Avx2, std::uint8_t>(X, s - 1, bpc, nr, ws);
-        downsample<Avx2, std::uint8_t>(Y, s - 1, bpc, nd, ws);
+        downsample<(L >= isa::avx2), std::uint8_t>(X, s - 1, bpc, nr, ws);
+        downsample<(L >= isa::avx2), std::uint8_t>(Y, s - 1, bpc, nd, ws);
       } else {
-        downsample<Avx2, std::uint16_t>(X, s - 1, bpc, nr, ws);
-        downsample<Avx2, std::uint16_t>(Y, s - 1, bpc, nd, ws);
+        downsample<(L >= isa::avx2), std::uint16_t>(X, s - 1, bpc, nr, ws);
+        downsample<(L >= isa::avx2), std::uint16_t>(Y, s - 1, bpc, nd, ws);
       }
       const int w = X.w / 2, h = X.h / 2;
       // the previous image's row 1, for a one-row image (§4.3)
@@ -214,14 +217,14 @@ inline void run(const plane_view& ref, const plane_view& dis, unsigned bpc, cons
       if (w == 0 || h == 0) break;
       if (!prev_ran) ws.has_carry = false;
       const bool stale = one_row && prev_ran;
-      keep(s, statistics<rows_for<Avx2, std::uint16_t, true>>(X, Y, s, bpc, lim, two, stale ? ws.stale_r.data() : nullptr,
+      keep(s, statistics<rows_for<L, std::uint16_t, true>>(X, Y, s, bpc, lim, two, stale ? ws.stale_r.data() : nullptr,
                                                               stale ? ws.stale_d.data() : nullptr, ws));
       continue;
     }
     if (X.w == 0 || X.h == 0) break;
     if (q.skip_scale0) continue;
-    if (X.bytes) keep(0, statistics<rows_for<Avx2, std::uint8_t, false>>(X, Y, 0, bpc, lim, two, nullptr, nullptr, ws));
-    else keep(0, statistics<rows_for<Avx2, std::uint16_t, true>>(X, Y, 0, bpc, lim, two, nullptr, nullptr, ws));
+    if (X.bytes) keep(0, statistics<rows_for<L, std::uint8_t, false>>(X, Y, 0, bpc, lim, two, nullptr, nullptr, ws));
+    else keep(0, statistics<rows_for<L, std::uint16_t, true>>(X, Y, 0, bpc, lim, two, nullptr, nullptr, ws));
   }
 }
 
@@ -237,9 +240,10 @@ VQM_CPU_KERNEL void vif_limits(const plane_view& ref, const plane_view& dis, uns
 #if VQM_CPU_KERNEL_BODIES
 {
 #if VQM_CPU_X86
-  if (active_isa() >= isa::avx2) return vif_detail::run<true>(ref, dis, bpc, q, two, b, out, out2);
+  if (active_isa() >= isa::avx512) return vif_detail::run<isa::avx512>(ref, dis, bpc, q, two, b, out, out2);
+  if (active_isa() >= isa::avx2) return vif_detail::run<isa::avx2>(ref, dis, bpc, q, two, b, out, out2);
 #endif
-  vif_detail::run<false>(ref, dis, bpc, q, two, b, out, out2);
+  vif_detail::run<isa::baseline>(ref, dis, bpc, q, two, b, out, out2);
 }
 #else
 ;

@@ -1,5 +1,5 @@
 // x86 (AVX2) part of the Cpu VIF kernel, which cpu/vif.hpp includes when VQM_CPU_X86 is set: the int16
-// (v − 32768) building blocks with pmaddwd, and avx2_rows, the AVX2 form of base_rows (cpu/vif_blocks.hpp).
+// (v − 32768) building blocks with pmaddwd (x86/vif_rows.hpp drives them).
 #pragma once
 
 #include <array>
@@ -383,57 +383,6 @@ VQM_CPU_AVX2 inline void horizontal16_avx2(const std::int16_t* const* L, int w, 
   }
   flush(acc, out);
 }
-
-// avx2_rows: base_rows (cpu/vif_blocks.hpp) in int16 (v − 32768), 16 columns at a time.
-template <class T, bool Split>
-struct avx2_rows {
-  using sample = T;
-  static constexpr int nq = Split ? 8 : 5;
-  workspace& ws;
-  int s, w, n;
-  vparams vp;
-  std::size_t cs;
-  std::array<std::int16_t*, 8> L{};
-  std::array<const std::int16_t*, 18> rows{};
-
-  avx2_rows(workspace& ws_, int s_, int w_, const vparams& vp_, int n_)
-      : ws(ws_), s(s_), w(w_), n(n_), vp(vp_), cs(static_cast<std::size_t>(((w + 15) & ~15) + slack)) {
-    const std::size_t ls = cs + static_cast<std::size_t>(2 * vp.H + slack);
-    ws.lines16.assign(8 * ls, 0);
-    ws.cache16.assign(static_cast<std::size_t>(n) * nq * cs, 0);
-    for (std::size_t q = 0; q < 8; ++q) L[q] = ws.lines16.data() + q * ls;
-  }
-  [[nodiscard]] std::int16_t* line(int q) const noexcept { return L[static_cast<std::size_t>(q)]; }
-  [[nodiscard]] std::int16_t* slot(std::size_t k) const noexcept { return ws.cache16.data() + k * nq * cs; }
-  void fill(std::size_t k, const T* x, const T* y) noexcept { squares16_avx2<T, Split>(x, y, w, slot(k), cs); }
-  void take(int k, std::size_t at, const T*, const T*) noexcept { rows[static_cast<std::size_t>(k)] = slot(at); }
-  void vertical() noexcept {
-    rows[static_cast<std::size_t>(n)] = rows[static_cast<std::size_t>(n - 1)];  // the zero-tap partner
-    switch (s) {
-      case 0: vertical16_avx2<0, Split>(rows.data(), cs, vp, w, L.data()); break;
-      case 1: vertical16_avx2<1, Split>(rows.data(), cs, vp, w, L.data()); break;
-      case 2: vertical16_avx2<2, Split>(rows.data(), cs, vp, w, L.data()); break;
-      default: vertical16_avx2<3, Split>(rows.data(), cs, vp, w, L.data()); break;
-    }
-  }
-  void horizontal(limits lim, bool two, sums& acc) noexcept {
-    if (two) horizontal_at<true>(lim, acc);
-    else horizontal_at<false>(lim, acc);
-  }
-  template <bool Two>
-  void horizontal_at(limits lim, sums& acc) noexcept {
-    switch (s) {
-      case 0: horizontal16_avx2<0, Two>(L.data(), w, lim, acc); break;
-      case 1: horizontal16_avx2<1, Two>(L.data(), w, lim, acc); break;
-      case 2: horizontal16_avx2<2, Two>(L.data(), w, lim, acc); break;
-      default: horizontal16_avx2<3, Two>(L.data(), w, lim, acc); break;
-    }
-  }
-  static std::int16_t from_carry(std::uint32_t v) noexcept {
-    return static_cast<std::int16_t>(static_cast<int>(v) - 32768);
-  }
-  static std::uint32_t to_carry(std::int16_t v) noexcept { return static_cast<std::uint32_t>(v + 32768); }
-};
 
 }  // namespace vqm::cpu::vif_detail::x86
 
