@@ -45,7 +45,7 @@ template <class T>
   return reinterpret_cast<const T*>(s.data + static_cast<std::ptrdiff_t>(r) * s.stride);
 }
 
-template <bool Avx2, class T>
+template <isa L, class T>
 inline void downsample(const source& in, int s, unsigned bpc, std::vector<std::uint16_t>& out, workspace& ws) {
   const auto f = tables::vif_filter_of(s + 1);
   const int H = f.half, w = in.w, h = in.h, ow = w / 2, oh = h / 2;
@@ -59,7 +59,8 @@ inline void downsample(const source& in, int s, unsigned bpc, std::vector<std::u
     const int i = 2 * oi;
     for (int k = 0; k <= 2 * H; ++k) rows[static_cast<std::size_t>(k)] = row_of<T>(in, fold(i - H + k, h));
 #if VQM_CPU_X86
-    if constexpr (Avx2) x86::down_vertical_avx2<T>(rows.data(), f.taps, H, shift, w, line);
+    if constexpr (L == isa::avx512) x86::down_vertical_avx512<T>(rows.data(), f.taps, H, shift, w, line);
+    else if constexpr (L == isa::avx2) x86::down_vertical_avx2<T>(rows.data(), f.taps, H, shift, w, line);
     else
 #endif
       down_vertical_base<T>(rows.data(), f.taps, H, shift, 0, w, line);
@@ -69,7 +70,8 @@ inline void downsample(const source& in, int s, unsigned bpc, std::vector<std::u
     }
     std::uint16_t* dst = out.data() + static_cast<std::size_t>(oi) * ow;
 #if VQM_CPU_X86
-    if constexpr (Avx2) x86::down_horizontal_avx2(line, f.taps, H, ow, dst);
+    if constexpr (L == isa::avx512) x86::down_horizontal_avx512(line, f.taps, H, ow, dst);
+    else if constexpr (L == isa::avx2) x86::down_horizontal_avx2(line, f.taps, H, ow, dst);
     else
 #endif
       down_horizontal_base(line, f.taps, H, 0, ow, dst);
@@ -189,11 +191,11 @@ inline void run(const plane_view& ref, const plane_view& dis, unsigned bpc, cons
       auto& nr = ws.img_r[static_cast<std::size_t>(s)];
       auto& nd = ws.img_d[static_cast<std::size_t>(s)];
       if (X.bytes) {
-        downsample<(L >= isa::avx2), std::uint8_t>(X, s - 1, bpc, nr, ws);
-        downsample<(L >= isa::avx2), std::uint8_t>(Y, s - 1, bpc, nd, ws);
+        downsample<L, std::uint8_t>(X, s - 1, bpc, nr, ws);
+        downsample<L, std::uint8_t>(Y, s - 1, bpc, nd, ws);
       } else {
-        downsample<(L >= isa::avx2), std::uint16_t>(X, s - 1, bpc, nr, ws);
-        downsample<(L >= isa::avx2), std::uint16_t>(Y, s - 1, bpc, nd, ws);
+        downsample<L, std::uint16_t>(X, s - 1, bpc, nr, ws);
+        downsample<L, std::uint16_t>(Y, s - 1, bpc, nd, ws);
       }
       const int w = X.w / 2, h = X.h / 2;
       // the previous image's row 1, for a one-row image (§4.3)

@@ -285,6 +285,49 @@ VQM_CPU_AVX512 inline void horizontal32_avx512(const std::int16_t* const* L, int
   flush512(acc, out);
 }
 
+// 16 samples of T, zero-extended to int32 lanes.
+template <class T>
+VQM_CPU_AVX512 inline __m512i widen16(const T* p) noexcept {
+  if constexpr (sizeof(T) == 1) return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  else return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+// §6 vertical part, 16 columns at a time (as down_vertical_avx2).
+template <class T>
+VQM_CPU_AVX512 inline void down_vertical_avx512(const T* const* rows, const std::uint32_t* taps, int H, int shift, int w,
+                                                std::uint32_t* line) noexcept {
+  const __m512i r = set32(static_cast<std::int32_t>(1u << (shift - 1)));
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  int j = 0;
+  for (; j + 16 <= w; j += 16) {
+    __m512i a = _mm512_mullo_epi32(set32(static_cast<std::int32_t>(taps[H])), widen16(rows[H] + j));
+    for (int k = 0; k < H; ++k) {
+      const __m512i u = widen16(rows[k] + j), v = widen16(rows[2 * H - k] + j);
+      a = _mm512_add_epi32(a, _mm512_mullo_epi32(set32(static_cast<std::int32_t>(taps[k])), _mm512_add_epi32(u, v)));
+    }
+    _mm512_storeu_si512(line + j + H, _mm512_srl_epi32(_mm512_add_epi32(a, r), sh));
+  }
+  if (j < w) down_vertical_base<T>(rows, taps, H, shift, j, w, line);
+}
+
+// §6 horizontal part at the even columns, 16 outputs at a time (as down_horizontal_avx2).
+VQM_CPU_AVX512 inline void down_horizontal_avx512(const std::uint32_t* line, const std::uint32_t* taps, int H, int ow,
+                                                  std::uint16_t* out) noexcept {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i r = set32(32768);
+  int o = 0;
+  for (; o + 16 <= ow; o += 16) {
+    __m512i a = _mm512_setzero_si512();
+    for (int k = 0; k <= 2 * H; ++k) {
+      const std::uint32_t* p = line + 2 * o + k;
+      const __m512i ev = _mm512_permutex2var_epi32(_mm512_loadu_si512(p), even, _mm512_loadu_si512(p + 16));
+      a = _mm512_add_epi32(a, _mm512_mullo_epi32(set32(static_cast<std::int32_t>(taps[k])), ev));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + o), _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_add_epi32(a, r), 16)));
+  }
+  if (o < ow) down_horizontal_base(line, taps, H, o, ow, out);
+}
+
 // The AVX-512 building blocks of one scale, for i16_rows.
 struct avx512_kernels {
   static constexpr int lanes = 32;
