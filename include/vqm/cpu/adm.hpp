@@ -3,9 +3,11 @@
 // separable 3×3 threshold as branch-free loops the compiler vectorises; scale-0 decoupling in 4 double lanes
 // (exact: every product there is below 2^47, see decouple0); on the AVX2 path the int64 stages (scales 1–3
 // decoupling/CSF/masking, scale-0 masking and denominator) in 4 int64 lanes with vpmuludq/vpmuldq, and the
-// scale-0 DWT passes with pmaddwd (x86/adm.hpp). The body is compiled twice (AVX2 and baseline) and picked
-// at run time (cpu::active_isa()). Thread-safe; the scratch is thread_local and only grows (no per-frame
-// allocation once warm).
+// scale-0 DWT passes with pmaddwd (x86/adm.hpp); on the AVX-512 path (N = 8 lanes) the scale-0 decoupling and
+// the angle tests in 8 lanes (x86/adm_avx512.hpp) and the int64 stages above in 8 lanes. The body is compiled
+// three times (AVX-512, AVX2, baseline) and picked at run time (cpu::active_isa()). With two gain limits the
+// limit-free work (DWT, angle flags, decoupling up to the clamp, denominator) runs once. Thread-safe; the
+// scratch is thread_local and only grows (no per-frame allocation once warm).
 #pragma once
 
 #include <algorithm>
@@ -53,23 +55,28 @@ VQM_CPU_INLINE void threshold_row(const i32* fs, const i32* cen, int w, int h, i
 }
 
 // Σ over [L, R) of the scale-0 masked value (§9.2) of band values y (int16) with threshold thr.
-template <bool Avx2>
+template <bool Avx2, int N>
 VQM_CPU_INLINE i64 masked_row0(const i16* y, const i32* thr, int L, int R, u32 irf, int sub, int sq, i64 rsq,
                                int cb) noexcept {
+  using V = typename lanes<N>::l;
+  using U = typename lanes<N>::u;
   const i64 rnd = i64{1} << (cb - 1);
   int j = L;
-  vl4 acc = splatl(0);
-  for (; Avx2 && j + 4 <= R; j += 4) {
-    const vl4 yv = vl4{y[j], y[j + 1], y[j + 2], y[j + 3]};
-    const vl4 xs = wrap32v(mul32<Avx2>(yv, splatl(irf)));  // |y·irf| < 2^31 + 2^16: exact, then wrap32
-    const vl4 th = wrap32v(load4(thr + j) << sub);
-    vl4 x = wrap32v(absl(xs) - th);
-    x = lsel(x < 0, splatl(0), x);
-    const vl4 x2 = wrap32v(reinterpret_cast<vl4>(
-        (mul32<Avx2>(reinterpret_cast<vu4>(x), reinterpret_cast<vu4>(x)) + static_cast<u64>(rsq)) >> sq));
-    acc += asr(mul32<Avx2>(x2, x) + rnd, splatu(static_cast<u64>(cb)));
+  V acc{};
+  for (; Avx2 && j + N <= R; j += N) {
+    typename lanes<N>::s ys;
+    typename lanes<N>::i ts;
+    std::memcpy(&ys, y + j, sizeof ys);
+    std::memcpy(&ts, thr + j, sizeof ts);
+    const V xs = wrap32v(mul32<Avx2>(__builtin_convertvector(ys, V), V{} + irf));  // |y·irf| < 2^31 + 2^16: exact
+    const V th = wrap32v(__builtin_convertvector(ts, V) << sub);
+    V x = wrap32v(absl(xs) - th);
+    x = vsel(x < 0, V{}, x);
+    const V x2 = wrap32v(reinterpret_cast<V>(
+        (mul32<Avx2>(reinterpret_cast<U>(x), reinterpret_cast<U>(x)) + static_cast<u64>(rsq)) >> sq));
+    acc += asr(mul32<Avx2>(x2, x) + rnd, U{} + static_cast<u64>(cb));
   }
-  i64 sum = acc[0] + acc[1] + acc[2] + acc[3];
+  i64 sum = hsum(acc);
   for (; j < R; ++j) {
     const u32 xu = static_cast<u32>(static_cast<i32>(y[j])) * irf;
     const i32 xs = static_cast<i32>(xu);
@@ -93,7 +100,7 @@ VQM_CPU_INLINE i64 masked_row_s(const i32* y, const i32* thr, int L, int R, u32 
     const vl4 xs = csf_c<Avx2>(load4(y + j), irf);
     const vl4 ax = absl(xs);  // <= 2^31
     vl4 x = wrap32v(ax - load4(thr + j));
-    x = lsel(x < 0, splatl(0), x);
+    x = vsel(x < 0, splatl(0), x);
     const vl4 x2 = wrap32v(reinterpret_cast<vl4>((mul32<Avx2>(reinterpret_cast<vu4>(x), reinterpret_cast<vu4>(x)) + (u64{1} << 29)) >> 30));
     acc += asr(mul32<Avx2>(x2, x) + rnd, splatu(static_cast<u64>(cs)));
   }
@@ -109,13 +116,22 @@ VQM_CPU_INLINE i64 masked_row_s(const i32* y, const i32* thr, int L, int R, u32 
   return sum;
 }
 
+// A scoring pass's part in a run (adm_limits): one gain limit (single); the first of two, which also decouples
+// at the second limit (into the *b buffers) and computes the denominator they share; the second of two.
+enum class role { single, first, second };
+
 // ---- scale 0 scoring ----
-template <bool Avx2>
-VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, adm_partials& out) noexcept {
+template <bool Avx2, int N>
+VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, role ro, double egl2,
+                           adm_partials& out) noexcept {
   const auto g = T::inner_region(w, h);
   const auto e = extended(g, w, h);
   const std::size_t n = static_cast<std::size_t>(w) * h;
   for (int b = 0; b < 3; ++b) grow(ws.rst16[b], n), grow(ws.add16[b], n);
+  if (ro != role::single)
+    for (int b = 0; b < 3; ++b) grow(ws.rst16b[b], n), grow(ws.add16b[b], n);
+  const auto& rst = ro == role::second ? ws.rst16b : ws.rst16;
+  const auto& add = ro == role::second ? ws.add16b : ws.add16;
   for (int m = 0; m < 2; ++m) grow(ws.fsum[m], n), grow(ws.cen[m], n);
   const i16* ob[3] = {ws.b16[1].data(), ws.b16[2].data(), ws.b16[3].data()};
   const i16* tb[3] = {ws.b16[5].data(), ws.b16[6].data(), ws.b16[7].data()};
@@ -129,12 +145,18 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
     const i16* const trow[3] = {tb[0] + o, tb[1] + o, tb[2] + o};
     i16* const rrow[3] = {ws.rst16[0].data() + o, ws.rst16[1].data() + o, ws.rst16[2].data() + o};
     i16* const arow[3] = {ws.add16[0].data() + o, ws.add16[1].data() + o, ws.add16[2].data() + o};
-    decouple0_row(orow, trow, rrow, arow, e.c0, e.c1, egl);
+    if (ro == role::single) {
+      decouple0_row<N, false>(orow, trow, rrow, arow, nullptr, nullptr, e.c0, e.c1, egl, egl);
+    } else if (ro == role::first) {
+      i16* const rrow2[3] = {ws.rst16b[0].data() + o, ws.rst16b[1].data() + o, ws.rst16b[2].data() + o};
+      i16* const arow2[3] = {ws.add16b[0].data() + o, ws.add16b[1].data() + o, ws.add16b[2].data() + o};
+      decouple0_row<N, true>(orow, trow, rrow, arow, rrow2, arow2, e.c0, e.c1, egl, egl2);
+    }
     // CSF (§8) and the masker sums for DLM (from add, m = 0) and AIM (from rst, m = 1)
     for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
-      const i16* x0 = (m == 0 ? ws.add16 : ws.rst16)[0].data() + o;
-      const i16* x1 = (m == 0 ? ws.add16 : ws.rst16)[1].data() + o;
-      const i16* x2 = (m == 0 ? ws.add16 : ws.rst16)[2].data() + o;
+      const i16* x0 = (m == 0 ? add : rst)[0].data() + o;
+      const i16* x1 = (m == 0 ? add : rst)[1].data() + o;
+      const i16* x2 = (m == 0 ? add : rst)[2].data() + o;
       i32* fs = ws.fsum[m].data() + o;
       i32* ce = ws.cen[m].data() + o;
       for (int j = e.c0; j < e.c1; ++j) {
@@ -150,8 +172,8 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
     }
   }
 
-  // denominator (§10, scale 0)
-  {
+  // denominator (§10, scale 0; reference bands only: the second pass of two copies the first's)
+  if (ro != role::second) {
     const int z = std::max(0, T::bit_length(static_cast<u64>(g.area() - 1)) - 20);
     const u64 rnd = z > 0 ? u64{1} << (z - 1) : 0;
     for (int b = 0; b < 3; ++b) {
@@ -159,12 +181,12 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
       for (int i = g.top; i < g.bottom; ++i) {
         const i16* r = ob[b] + static_cast<std::ptrdiff_t>(i) * w;
         int j = g.left;
-        vu4 rv = splatu(0);
-        for (; Avx2 && j + 4 <= g.right; j += 4) {
-          const vu4 a = reinterpret_cast<vu4>(absl(vl4{r[j], r[j + 1], r[j + 2], r[j + 3]}));  // <= 32768
+        typename lanes<N>::u rv{};
+        for (; Avx2 && j + N <= g.right; j += N) {
+          const auto a = reinterpret_cast<typename lanes<N>::u>(absl(__builtin_convertvector(loadi<N>(r + j), typename lanes<N>::l)));  // <= 32768
           rv += mul32<Avx2>(mul32<Avx2>(a, a), a);
         }
-        u64 row = rv[0] + rv[1] + rv[2] + rv[3];
+        u64 row = hsum(rv);
         for (; j < g.right; ++j) {
           const u32 a = static_cast<std::uint16_t>(r[j] < 0 ? -r[j] : r[j]);
           row += static_cast<u64>(a * a) * a;
@@ -183,13 +205,13 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
   const int cbhv = T::bit_length(static_cast<u64>(w - 1)) - 4, cbd = T::bit_length(static_cast<u64>(w - 1)) - 3;
   for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
     i64 acc[3] = {0, 0, 0};
-    const auto& ys = m == 0 ? ws.rst16 : ws.add16;
+    const auto& ys = m == 0 ? rst : add;
     for (int i = g.top; i < g.bottom; ++i) {
       threshold_row(ws.fsum[m].data(), ws.cen[m].data(), w, h, i, g, ws.vsum.data(), ws.thr.data());
       const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
-      acc[0] += (masked_row0<Avx2>(ys[0].data() + o, ws.thr.data(), g.left, g.right, irf[0], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
-      acc[1] += (masked_row0<Avx2>(ys[1].data() + o, ws.thr.data(), g.left, g.right, irf[1], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
-      acc[2] += (masked_row0<Avx2>(ys[2].data() + o, ws.thr.data(), g.left, g.right, irf[2], 12, 30, i64{1} << 29, cbd) + rr) >> r;
+      acc[0] += (masked_row0<Avx2, N>(ys[0].data() + o, ws.thr.data(), g.left, g.right, irf[0], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
+      acc[1] += (masked_row0<Avx2, N>(ys[1].data() + o, ws.thr.data(), g.left, g.right, irf[1], 10, 29, i64{1} << 28, cbhv) + rr) >> r;
+      acc[2] += (masked_row0<Avx2, N>(ys[2].data() + o, ws.thr.data(), g.left, g.right, irf[2], 12, 30, i64{1} << 29, cbd) + rr) >> r;
     }
     auto& dst = m == 0 ? out.dlm[0] : out.aim[0];
     for (int b = 0; b < 3; ++b) dst[b] = acc[b];
@@ -197,12 +219,17 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ad
 }
 
 // ---- scales 1..3 scoring ----
-template <bool Avx2>
-VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_request& q, adm_partials& out) noexcept {
+template <bool Avx2, int N>
+VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_request& q, role ro, double egl2,
+                            adm_partials& out) noexcept {
   const auto g = T::inner_region(w, h);
   const auto e = extended(g, w, h);
   const std::size_t n = static_cast<std::size_t>(w) * h;
   for (int b = 0; b < 3; ++b) grow(ws.rst32[b], n), grow(ws.add32[b], n);
+  if (ro != role::single)
+    for (int b = 0; b < 3; ++b) grow(ws.rst32b[b], n), grow(ws.add32b[b], n);
+  const auto& rst = ro == role::second ? ws.rst32b : ws.rst32;
+  const auto& add = ro == role::second ? ws.add32b : ws.add32;
   for (int m = 0; m < 2; ++m) grow(ws.fsum[m], n), grow(ws.cen[m], n);
   const i32* ob[3] = {ws.b32[1].data(), ws.b32[2].data(), ws.b32[3].data()};
   const i32* tb[3] = {ws.b32[5].data(), ws.b32[6].data(), ws.b32[7].data()};
@@ -215,30 +242,39 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
     const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
     const i32* const orow[3] = {ob[0] + o, ob[1] + o, ob[2] + o};
     const i32* const trow[3] = {tb[0] + o, tb[1] + o, tb[2] + o};
-    i32* const rrow[3] = {ws.rst32[0].data() + o, ws.rst32[1].data() + o, ws.rst32[2].data() + o};
-    i32* const arow[3] = {ws.add32[0].data() + o, ws.add32[1].data() + o, ws.add32[2].data() + o};
-    for (int j = e.c0; j < e.c1; ++j)
-      flags[j] = angle_flag_i(orow[0][j], orow[1][j], trow[0][j], trow[1][j]) ? -1 : 0;
-    int j = e.c0;
-    for (; Avx2 && j + 4 <= e.c1; j += 4) {
-      const vl4 fl = vl4{flags[j], flags[j + 1], flags[j + 2], flags[j + 3]};
-      for (int b = 0; b < 3; ++b) {
-        const vl4 t = load4(trow[b] + j);
-        const vi4 r = decouple_s_v<Avx2>(load4(orow[b] + j), t, fl, egl);
-        const vi4 a = reinterpret_cast<vi4>(reinterpret_cast<vu4i>(narrow32(t)) - reinterpret_cast<vu4i>(r));
-        std::memcpy(rrow[b] + j, &r, sizeof r);
-        std::memcpy(arow[b] + j, &a, sizeof a);
+    // decoupling at gain limit el into rr/ar with this row's angle flags
+    const auto decouple_to = [&](std::vector<i32>* rr, std::vector<i32>* ar, double el) {
+      int j = e.c0;
+      for (; Avx2 && j + 4 <= e.c1; j += 4) {
+        const vl4 fl = vl4{flags[j], flags[j + 1], flags[j + 2], flags[j + 3]};
+        for (int b = 0; b < 3; ++b) {
+          const vl4 t = load4(trow[b] + j);
+          const vi4 r = decouple_s_v<Avx2>(load4(orow[b] + j), t, fl, el);
+          const vi4 a = reinterpret_cast<vi4>(reinterpret_cast<vu4i>(narrow32(t)) - reinterpret_cast<vu4i>(r));
+          std::memcpy(rr[b].data() + o + j, &r, sizeof r);
+          std::memcpy(ar[b].data() + o + j, &a, sizeof a);
+        }
       }
+      for (; j < e.c1; ++j)
+        for (int b = 0; b < 3; ++b) {
+          const i32 t = trow[b][j];
+          const i32 r = decouple_s(orow[b][j], t, flags[j] != 0, el);
+          rr[b].data()[o + j] = r;
+          ar[b].data()[o + j] = static_cast<i32>(static_cast<u32>(t) - static_cast<u32>(r));
+        }
+    };
+    if (ro != role::second) {
+      int jf = e.c0;
+#if VQM_CPU_X86
+      if constexpr (N == 8) jf = x86::angle_flags_avx512(orow[0], orow[1], trow[0], trow[1], e.c0, e.c1, flags);
+#endif
+      for (int j = jf; j < e.c1; ++j)
+        flags[j] = angle_flag_i(orow[0][j], orow[1][j], trow[0][j], trow[1][j]) ? -1 : 0;
+      decouple_to(ws.rst32, ws.add32, egl);
+      if (ro == role::first) decouple_to(ws.rst32b, ws.add32b, egl2);
     }
-    for (; j < e.c1; ++j)
-      for (int b = 0; b < 3; ++b) {
-        const i32 t = trow[b][j];
-        const i32 rst = decouple_s(orow[b][j], t, flags[j] != 0, egl);
-        rrow[b][j] = rst;
-        arow[b][j] = static_cast<i32>(static_cast<u32>(t) - static_cast<u32>(rst));
-      }
     for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
-      const auto& xs = m == 0 ? ws.add32 : ws.rst32;
+      const auto& xs = m == 0 ? add : rst;
       i32* fs = ws.fsum[m].data() + o;
       i32* ce = ws.cen[m].data() + o;
       int jj = e.c0;
@@ -267,8 +303,8 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
     }
   }
 
-  // denominator (§10, scales 1..3)
-  {
+  // denominator (§10, scales 1..3; as at scale 0)
+  if (ro != role::second) {
     const int qs = s == 2 ? 30 : 31;
     const int c = T::ceil_log2(static_cast<u64>(g.right - g.left));
     const int z = T::ceil_log2(static_cast<u64>(g.bottom - g.top));
@@ -276,8 +312,17 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
       u64 total = 0;
       for (int i = g.top; i < g.bottom; ++i) {
         const i32* r = ob[b] + static_cast<std::ptrdiff_t>(i) * w;
-        u64 row = 0;
-        for (int j = g.left; j < g.right; ++j) {
+        int j = g.left;
+        typename lanes<N>::u rv{};
+        for (; Avx2 && j + N <= g.right; j += N) {
+          typename lanes<N>::i v;
+          std::memcpy(&v, r + j, sizeof v);
+          const auto a = reinterpret_cast<typename lanes<N>::u>(absl(__builtin_convertvector(v, typename lanes<N>::l)));
+          // a <= 2^31: a·a < 2^63 by mul32; the second product in full 64 bits as the scalar code
+          rv += ((((mul32<Avx2>(a, a)) + (u64{1} << qs)) >> qs) * a + (u64{1} << (c - 1))) >> c;
+        }
+        u64 row = hsum(rv);
+        for (; j < g.right; ++j) {
           const u64 a = r[j] < 0 ? u64{0} - static_cast<u64>(static_cast<i64>(r[j])) : static_cast<u64>(r[j]);
           row += ((((a * a) + (u64{1} << qs)) >> qs) * a + (u64{1} << (c - 1))) >> c;
         }
@@ -294,7 +339,7 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
   const int cs = T::ceil_log2(static_cast<u64>(w));
   for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {
     i64 acc[3] = {0, 0, 0};
-    const auto& ys = m == 0 ? ws.rst32 : ws.add32;
+    const auto& ys = m == 0 ? rst : add;
     for (int i = g.top; i < g.bottom; ++i) {
       threshold_row(ws.fsum[m].data(), ws.cen[m].data(), w, h, i, g, ws.vsum.data(), ws.thr.data());
       const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * w;
@@ -308,7 +353,7 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
 
 // The accumulators of q into out, and with `two` those of q at gain limit b into out2: the DWT is shared, the
 // scoring (decoupling onwards depends on the limit) runs once per limit.
-template <bool Avx2>
+template <bool Avx2, int N>
 VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q, bool two,
                         double b, adm_partials& out, adm_partials& out2, workspace& ws) noexcept {
   out = {};
@@ -331,8 +376,11 @@ VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned b
     else dwt0<Avx2, std::uint16_t>(pv, bpc, q.skip_scale0, ws, a, hh, vv, dd);
   }
   if (!q.skip_scale0) {
-    score0<Avx2>(ws, w, h, q, out);
-    if (two) score0<Avx2>(ws, w, h, q2, out2);
+    score0<Avx2, N>(ws, w, h, q, two ? role::first : role::single, b, out);
+    if (two) {
+      score0<Avx2, N>(ws, w, h, q2, role::second, b, out2);
+      std::copy_n(out.den[0], 3, out2.den[0]);
+    }
   }
   for (int p = 0; p < 2; ++p) {
     grow(ws.a32[p], n0);
@@ -347,8 +395,11 @@ VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned b
             ws.b32[4 * p + 3].data());
     w = nw;
     h = nh;
-    score_s<Avx2>(ws, s, w, h, q, out);
-    if (two) score_s<Avx2>(ws, s, w, h, q2, out2);
+    score_s<Avx2, N>(ws, s, w, h, q, two ? role::first : role::single, b, out);
+    if (two) {
+      score_s<Avx2, N>(ws, s, w, h, q2, role::second, b, out2);
+      std::copy_n(out.den[s], 3, out2.den[s]);
+    }
     if (s < 3)
       for (int p = 0; p < 2; ++p) std::copy_n(ws.b32[4 * p].data(), n, ws.a32[p].data());
   }
@@ -356,7 +407,7 @@ VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned b
 
 [[gnu::flatten]] inline void run_base(const plane_view& ref, const plane_view& dis, unsigned bpc, const adm_request& q,
                                       bool two, double b, adm_partials& out, adm_partials& out2, workspace& ws) noexcept {
-  run<false>(ref, dis, bpc, q, two, b, out, out2, ws);
+  run<false, 4>(ref, dis, bpc, q, two, b, out, out2, ws);
 }
 
 }  // namespace adm_detail
@@ -370,8 +421,10 @@ VQM_CPU_KERNEL void adm_limits(const plane_view& ref, const plane_view& dis, uns
 {
   thread_local adm_detail::workspace ws;
 #if VQM_CPU_X86
+  if (active_isa() >= isa::avx512)
+    return simd::as_avx512([&] { adm_detail::run<true, 8>(ref, dis, bpc, q, two, b, out, out2, ws); });
   if (active_isa() >= isa::avx2)
-    return simd::as_avx2([&] { adm_detail::run<true>(ref, dis, bpc, q, two, b, out, out2, ws); });
+    return simd::as_avx2([&] { adm_detail::run<true, 4>(ref, dis, bpc, q, two, b, out, out2, ws); });
 #endif
   adm_detail::run_base(ref, dis, bpc, q, two, b, out, out2, ws);
 }

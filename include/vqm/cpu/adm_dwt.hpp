@@ -24,6 +24,33 @@ using vl4 = std::int64_t __attribute__((vector_size(32)));
 using vu4 = std::uint64_t __attribute__((vector_size(32)));
 using vi4 = std::int32_t __attribute__((vector_size(16)));
 using vu4i = std::uint32_t __attribute__((vector_size(16)));
+using vd8 = double __attribute__((vector_size(64)));  // the AVX-512 instance's lanes (lanes<8>)
+using vl8 = std::int64_t __attribute__((vector_size(64)));
+using vu8 = std::uint64_t __attribute__((vector_size(64)));
+using vi8 = std::int32_t __attribute__((vector_size(32)));
+
+// The vector types of an N-lane instance (N = 4: AVX2 and baseline; N = 8: AVX-512): doubles, int64, uint64,
+// int32, float and int16 lanes.
+template <int N>
+struct lanes;
+template <>
+struct lanes<4> {
+  using d = vd4;
+  using l = vl4;
+  using u = vu4;
+  using i = vi4;
+  using f = float __attribute__((vector_size(16)));
+  using s = std::int16_t __attribute__((vector_size(8)));
+};
+template <>
+struct lanes<8> {
+  using d = vd8;
+  using l = vl8;
+  using u = vu8;
+  using i = vi8;
+  using f = float __attribute__((vector_size(32)));
+  using s = std::int16_t __attribute__((vector_size(16)));
+};
 
 struct workspace {
   // scale 0: bands of ref (0..3 = a, h, v, d) and dis (4..7); scales >= 1: the same in int32.
@@ -34,6 +61,8 @@ struct workspace {
   std::vector<i32> row32[2];                  // scale >= 1 vertical-pass rows (padded)
   std::vector<i16> rst16[3], add16[3];        // scale 0 decoupled bands
   std::vector<i32> rst32[3], add32[3];        // scales 1..3
+  std::vector<i16> rst16b[3], add16b[3];      // the same at a run's second gain limit (VMAF and NEG)
+  std::vector<i32> rst32b[3], add32b[3];
   std::vector<i32> fsum[2], cen[2];           // masker Σ_b F_b and Σ_b centre term: [0] DLM (from add), [1] AIM (from rst)
   std::vector<i32> vsum, thr;                 // threshold rows
   std::vector<i64> flags;                     // angle flags of one row (scales >= 1), all-ones / zero
@@ -67,6 +96,7 @@ VQM_CPU_INLINE void pad_row(X* r, int n) noexcept {
 
 #if VQM_CPU_X86
 #include "vqm/cpu/x86/adm.hpp"
+#include "vqm/cpu/x86/adm_avx512.hpp"
 #endif
 
 namespace vqm::cpu::adm_detail {
