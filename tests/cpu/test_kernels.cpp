@@ -9,9 +9,11 @@
 
 #include "cpu/random_planes.hpp"
 #include "vqm/cpu/float_sse.hpp"
+#include "vqm/cpu/float_vif.hpp"
 #include "vqm/cpu/ms_ssim.hpp"
 #include "vqm/cpu/psnr_hvs.hpp"
 #include "vqm/cpu/reference/float_sse.hpp"
+#include "vqm/cpu/reference/float_vif.hpp"
 #include "vqm/cpu/reference/ms_ssim.hpp"
 #include "vqm/cpu/reference/psnr_hvs.hpp"
 #include "vqm/cpu/reference/sse.hpp"
@@ -181,6 +183,34 @@ TEST(CpuKernels, PsnrHvsMatchesReference) {
           EXPECT_EQ(bits(vqm::cpu::psnr_hvs_plane(c.ref.view, c.dis.view, bpc, plane)),
                     bits(vqm::cpu::reference::psnr_hvs_plane(c.ref.view, c.dis.view, bpc, plane)))
               << c.what << " plane " << plane << " on " << name(path);
+  }
+}
+
+TEST(CpuKernels, FloatVifMatchesReference) {
+  // Kernel scales with other filter widths (0.5: 9/5/3/3 taps, 1.5: 27/15/9/5, 3: 51/27/15/9), the
+  // statistic's options, skip_scale0; sizes from the smallest accepted, odd widths, every lane tail.
+  struct opt {
+    vqm::float_vif_request q;
+    std::uint32_t min_size;
+  };
+  std::vector<opt> opts(5);
+  opts[0].min_size = 16;
+  opts[1].q.kernelscale = 0.5f, opts[1].min_size = 16;
+  opts[2].q.kernelscale = 1.5f, opts[2].q.gain_limit = 1.0, opts[2].min_size = 24;
+  opts[3].q.kernelscale = 3.0f, opts[3].q.sigma_nsq = 0.3, opts[3].min_size = 40;
+  opts[4].q.skip_scale0 = true, opts[4].q.sigma_nsq = 5.0, opts[4].min_size = 16;
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : {8u, 10u, 12u, 16u})
+      for (std::size_t o = 0; o < opts.size(); ++o)
+        for (auto& c : cases(bpc, opts[o].min_size, opts[o].min_size + 70, 6, 9 + static_cast<unsigned>(o))) {
+          const auto got = vqm::cpu::float_vif(c.ref.view, c.dis.view, bpc, opts[o].q);
+          const auto want = vqm::cpu::reference::float_vif(c.ref.view, c.dis.view, bpc, opts[o].q);
+          for (int s = 0; s < 4; ++s) {
+            EXPECT_EQ(bits(got.num[s]), bits(want.num[s])) << c.what << " options " << o << " scale " << s << " on " << name(path);
+            EXPECT_EQ(bits(got.den[s]), bits(want.den[s])) << c.what << " options " << o << " scale " << s << " on " << name(path);
+          }
+        }
   }
 }
 
