@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "cpu/random_planes.hpp"
+#include "vqm/cpu/float_motion.hpp"
 #include "vqm/cpu/float_sse.hpp"
 #include "vqm/cpu/float_vif.hpp"
 #include "vqm/cpu/ms_ssim.hpp"
 #include "vqm/cpu/psnr_hvs.hpp"
+#include "vqm/cpu/reference/float_motion.hpp"
 #include "vqm/cpu/reference/float_sse.hpp"
 #include "vqm/cpu/reference/float_vif.hpp"
 #include "vqm/cpu/reference/ms_ssim.hpp"
@@ -211,6 +213,36 @@ TEST(CpuKernels, FloatVifMatchesReference) {
             EXPECT_EQ(bits(got.den[s]), bits(want.den[s])) << c.what << " options " << o << " scale " << s << " on " << name(path);
           }
         }
+  }
+}
+
+TEST(CpuKernels, FloatMotionMatchesReference) {
+  // Each case is a stream of four frames (ref, then distorted copies as the next frames): frames 1..3 in
+  // order reuse the cached blur; a second stream interleaved, a repeated frame and a skipped one must not.
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : all_depths)
+      for (auto& c : cases(bpc, 3, 70, 12, 11)) {
+        std::mt19937 rng(bpc);
+        std::vector<vqm::test::random_plane> f;
+        f.push_back(c.ref);
+        f.push_back(c.dis);
+        for (int k = 0; k < 2; ++k) f.push_back(vqm::test::distort(f.back(), bpc, 1 << (bpc - 8), rng));
+        for (auto& p : f) p.view.data = p.storage.data();
+        const auto s1 = vqm::cpu::detail::fmotion_new_stream(), s2 = vqm::cpu::detail::fmotion_new_stream();
+        struct call {
+          std::uint64_t stream;
+          std::size_t prev, cur;
+        };
+        for (const call& k : {call{s1, 0, 1}, call{s1, 1, 2}, call{s1, 2, 3}, call{s2, 3, 1}, call{s1, 0, 3},
+                              call{s1, 2, 3}, call{s1, 1, 2}, call{0, 2, 1}}) {
+          const float want = vqm::cpu::reference::float_motion_sad(f[k.prev].view, f[k.cur].view, bpc);
+          // The frame number is cur's index, except that {s1, 0, 3} claims to be frame 1 (prev 0) of s1.
+          const std::size_t frame = k.prev == 0 && k.cur == 3 ? 1 : k.cur;
+          EXPECT_EQ(bits(vqm::cpu::float_motion_sad(f[k.prev].view, f[k.cur].view, bpc, k.stream, frame)), bits(want))
+              << c.what << " frames " << k.prev << "," << k.cur << " on " << name(path);
+        }
+      }
   }
 }
 

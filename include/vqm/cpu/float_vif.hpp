@@ -3,7 +3,7 @@
 // the scalar operations of that sample (sums from 0 in tap order, products rounded before the add, no FMA),
 // so every level gives the same bits: the five vertical sums of a row go into mirror-padded rows, the
 // horizontal sums feed the statistic at once, and only the row and scale sums stay serial, as libvmaf's.
-// Written once with vector extensions; instantiated for baseline (4 lanes), AVX2 (8) and AVX-512 (16).
+// Written once on the lane count (cpu/float_lanes.hpp): 4 lanes at baseline, 8 under AVX2, 16 under AVX-512.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "vqm/cpu/float_lanes.hpp"
 #include "vqm/cpu/normalize.hpp"
-#include "vqm/cpu/simd.hpp"
 #include "vqm/metrics/float_vif.hpp"
 #include "vqm/picture.hpp"
 
@@ -23,50 +23,7 @@ namespace vqm::cpu {
 
 namespace fvif_detail {
 
-// The widest vector: every buffer has this many floats of slack, so a row's last vector may run past
-// its end (the extra lanes are computed and dropped).
-inline constexpr int max_lanes = 16;
-
-// N binary32 lanes, their double and integer counterparts.
-template <int N>
-struct lanes;
-template <>
-struct lanes<4> {
-  using f = float __attribute__((vector_size(16)));
-  using d = double __attribute__((vector_size(32)));
-  using i = std::int32_t __attribute__((vector_size(16)));
-};
-template <>
-struct lanes<8> {
-  using f = float __attribute__((vector_size(32)));
-  using d = double __attribute__((vector_size(64)));
-  using i = std::int32_t __attribute__((vector_size(32)));
-};
-template <>
-struct lanes<16> {
-  using f = float __attribute__((vector_size(64)));
-  using d = double __attribute__((vector_size(128)));
-  using i = std::int32_t __attribute__((vector_size(64)));
-};
-
-template <class V, class T>
-VQM_CPU_INLINE V splat(T v) noexcept {
-  V r;
-  for (int i = 0; i < static_cast<int>(sizeof r / sizeof v); ++i) r[i] = v;
-  return r;
-}
-
-// Unaligned load and store (simd::load/store take the vector by value, which GCC flags for 64 bytes).
-template <class V>
-VQM_CPU_INLINE V get(const float* p) noexcept {
-  V v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <class V>
-VQM_CPU_INLINE void put(float* p, const V& v) noexcept {
-  std::memcpy(p, &v, sizeof v);
-}
+using flanes::get, flanes::put, flanes::splat, flanes::lanes, flanes::max_lanes;
 
 // Mirror without repeating the edge sample: −t before 0, 2n − 2 − t from n on (n ≥ half the filter + 1).
 [[nodiscard]] inline int mirror(int t, int n) noexcept { return t < 0 ? -t : (t >= n ? 2 * n - t - 2 : t); }
@@ -328,17 +285,7 @@ VQM_CPU_INLINE void run(const statistic& st, const float_vif_request& q, workspa
   ws.b[0].v.reserve(ws.a[0].v.size() / 4 + max_lanes);
   ws.b[1].v.reserve(ws.a[0].v.size() / 4 + max_lanes);
   float_vif_partials out;
-#if VQM_CPU_X86
-  if (active_isa() >= isa::avx512) {
-    simd::as_avx512([&] { run<16>(st, q, ws, out); });
-    return out;
-  }
-  if (active_isa() >= isa::avx2) {
-    simd::as_avx2([&] { run<8>(st, q, ws, out); });
-    return out;
-  }
-#endif
-  run<4>(st, q, ws, out);
+  flanes::with_lanes([&]<int N>() { run<N>(st, q, ws, out); });
   return out;
 }
 
