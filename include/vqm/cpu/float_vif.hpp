@@ -274,10 +274,7 @@ VQM_CPU_INLINE void run(const statistic& st, const float_vif_request& q, workspa
                                                   std::uint32_t bit_depth, const float_vif_request& q) {
   using namespace fvif_detail;
   thread_local workspace ws;
-  // σ_max_inv = f32(powf(f32(nsq), 2) / 255²): powf(x, 2) is x·x correctly rounded (GCC emits x·x for it).
-  const float nsq_f = static_cast<float>(q.sigma_nsq);
-  const statistic st{static_cast<float>(q.gain_limit),
-                     static_cast<float>(static_cast<double>(nsq_f * nsq_f) / (255.0 * 255.0)), q.sigma_nsq};
+  const statistic st{static_cast<float>(q.gain_limit), fvif::sigma_max_inv(q.sigma_nsq), q.sigma_nsq};
   load(ref, bit_depth, ws.a[0]);
   load(dis, bit_depth, ws.a[1]);
   prepare(ws.a[0].w, q, ws);

@@ -1,6 +1,6 @@
 // Reference kernel (scalar, the oracle of the tests): float_motion's SAD as libvmaf's C path
 // (convolution_f32_c_s with FILTER_5_s, vmaf_image_sad_c): both lumas converted and blurred, then the
-// serial float sums. The optimised kernel (cpu/float_motion.hpp) shares its filter and mirror.
+// serial float sums. The optimised kernel (cpu/float_motion.hpp) shares its filter, mirror and picture load.
 #pragma once
 
 #include <cmath>
@@ -15,23 +15,11 @@ namespace vqm::cpu::reference {
 
 namespace detail {
 
-using cpu::detail::fmotion_filter, cpu::detail::fmotion_mirror;
+using cpu::detail::fmotion_filter, cpu::detail::fmotion_mirror, cpu::detail::fmotion_load;
 
 struct fmotion_workspace {
   std::vector<float> pic, tmp, blur[2];
 };
-
-// libvmaf's picture_copy: f32(sample) / 2^(bpc−8) − 128 (exact), row-major w×h.
-template <class T>
-inline void fmotion_load(const plane_view& p, unsigned bpc, float* dst) noexcept {
-  const float scaler = static_cast<float>(1u << (bpc - 8));
-  const float offset = -128.0f;
-  for (std::uint32_t y = 0; y < p.height; ++y) {
-    const T* row = p.row<T>(y);
-    float* d = dst + std::size_t{y} * p.width;
-    for (std::uint32_t x = 0; x < p.width; ++x) d[x] = static_cast<float>(row[x]) / scaler + offset;
-  }
-}
 
 // convolution_f32_c_s with FILTER_5_s: the vertical pass into tmp, then the horizontal one into dst; each
 // output is 0 + f0·s0 + f1·s1 + ... + f4·s4 in float, left to right (no contraction).
