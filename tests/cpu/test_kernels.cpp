@@ -8,10 +8,14 @@
 #include <vector>
 
 #include "cpu/random_planes.hpp"
+#include "vqm/cpu/float_motion.hpp"
 #include "vqm/cpu/float_sse.hpp"
+#include "vqm/cpu/float_vif.hpp"
 #include "vqm/cpu/ms_ssim.hpp"
 #include "vqm/cpu/psnr_hvs.hpp"
+#include "vqm/cpu/reference/float_motion.hpp"
 #include "vqm/cpu/reference/float_sse.hpp"
+#include "vqm/cpu/reference/float_vif.hpp"
 #include "vqm/cpu/reference/ms_ssim.hpp"
 #include "vqm/cpu/reference/psnr_hvs.hpp"
 #include "vqm/cpu/reference/sse.hpp"
@@ -181,6 +185,64 @@ TEST(CpuKernels, PsnrHvsMatchesReference) {
           EXPECT_EQ(bits(vqm::cpu::psnr_hvs_plane(c.ref.view, c.dis.view, bpc, plane)),
                     bits(vqm::cpu::reference::psnr_hvs_plane(c.ref.view, c.dis.view, bpc, plane)))
               << c.what << " plane " << plane << " on " << name(path);
+  }
+}
+
+TEST(CpuKernels, FloatVifMatchesReference) {
+  // Kernel scales with other filter widths (0.5: 9/5/3/3 taps, 1.5: 27/15/9/5, 3: 51/27/15/9), the
+  // statistic's options, skip_scale0; sizes from the smallest accepted, odd widths, every lane tail.
+  struct opt {
+    vqm::float_vif_request q;
+    std::uint32_t min_size;
+  };
+  std::vector<opt> opts(5);
+  opts[0].min_size = 16;
+  opts[1].q.kernelscale = 0.5f, opts[1].min_size = 16;
+  opts[2].q.kernelscale = 1.5f, opts[2].q.gain_limit = 1.0, opts[2].min_size = 24;
+  opts[3].q.kernelscale = 3.0f, opts[3].q.sigma_nsq = 0.3, opts[3].min_size = 40;
+  opts[4].q.skip_scale0 = true, opts[4].q.sigma_nsq = 5.0, opts[4].min_size = 16;
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : {8u, 10u, 12u, 16u})
+      for (std::size_t o = 0; o < opts.size(); ++o)
+        for (auto& c : cases(bpc, opts[o].min_size, opts[o].min_size + 70, 6, 9 + static_cast<unsigned>(o))) {
+          const auto got = vqm::cpu::float_vif(c.ref.view, c.dis.view, bpc, opts[o].q);
+          const auto want = vqm::cpu::reference::float_vif(c.ref.view, c.dis.view, bpc, opts[o].q);
+          for (int s = 0; s < 4; ++s) {
+            EXPECT_EQ(bits(got.num[s]), bits(want.num[s])) << c.what << " options " << o << " scale " << s << " on " << name(path);
+            EXPECT_EQ(bits(got.den[s]), bits(want.den[s])) << c.what << " options " << o << " scale " << s << " on " << name(path);
+          }
+        }
+  }
+}
+
+TEST(CpuKernels, FloatMotionMatchesReference) {
+  // Each case is a stream of four frames (ref, then distorted copies as the next frames): frames 1..3 in
+  // order reuse the cached blur; a second stream interleaved, a repeated frame and a skipped one must not.
+  for (auto path : paths()) {
+    isa_guard g(path);
+    for (auto bpc : all_depths)
+      for (auto& c : cases(bpc, 3, 70, 12, 11)) {
+        std::mt19937 rng(bpc);
+        std::vector<vqm::test::random_plane> f;
+        f.push_back(c.ref);
+        f.push_back(c.dis);
+        for (int k = 0; k < 2; ++k) f.push_back(vqm::test::distort(f.back(), bpc, 1 << (bpc - 8), rng));
+        for (auto& p : f) p.view.data = p.storage.data();
+        const auto s1 = vqm::cpu::detail::fmotion_new_stream(), s2 = vqm::cpu::detail::fmotion_new_stream();
+        struct call {
+          std::uint64_t stream;
+          std::size_t prev, cur;
+        };
+        for (const call& k : {call{s1, 0, 1}, call{s1, 1, 2}, call{s1, 2, 3}, call{s2, 3, 1}, call{s1, 0, 3},
+                              call{s1, 2, 3}, call{s1, 1, 2}, call{0, 2, 1}}) {
+          const float want = vqm::cpu::reference::float_motion_sad(f[k.prev].view, f[k.cur].view, bpc);
+          // The frame number is cur's index, except that {s1, 0, 3} claims to be frame 1 (prev 0) of s1.
+          const std::size_t frame = k.prev == 0 && k.cur == 3 ? 1 : k.cur;
+          EXPECT_EQ(bits(vqm::cpu::float_motion_sad(f[k.prev].view, f[k.cur].view, bpc, k.stream, frame)), bits(want))
+              << c.what << " frames " << k.prev << "," << k.cur << " on " << name(path);
+        }
+      }
   }
 }
 

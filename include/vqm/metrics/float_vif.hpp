@@ -64,6 +64,13 @@ namespace fvif {
   return t;
 }
 
+// The statistic's σ_max_inv = f32(powf(f32(nsq), 2) / 255²): powf(x, 2) is x·x correctly rounded (GCC
+// emits x·x for it).
+[[nodiscard]] inline float sigma_max_inv(double sigma_nsq) noexcept {
+  const float nsq_f = static_cast<float>(sigma_nsq);
+  return static_cast<float>(static_cast<double>(nsq_f * nsq_f) / (255.0 * 255.0));
+}
+
 // libvmaf's taps of a scale (vif_get_filter): σ = width / 5 in binary32.
 [[nodiscard]] inline std::vector<float> filter_taps(int scale, float kernelscale) {
   const int n = filter_width(scale, kernelscale);
