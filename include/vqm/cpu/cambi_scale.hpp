@@ -124,7 +124,7 @@ inline void keys_of(const image& m, const histograms& hist, std::vector<std::uin
     const std::uint16_t* p = m.px.data() + std::size_t{y} * m.stride;
     const std::uint8_t* k = m.mask.data() + std::size_t{y} * m.stride;
     std::uint16_t* o = keys.data() + std::size_t{y} * m.w;
-    for (std::uint32_t x = 0; x < m.w; ++x) o[x] = (k[x] != 0) & (p[x] >= base) & (p[x] < top) ? p[x] : no_key;
+    for (std::uint32_t x = 0; x < m.w; ++x) o[x] = ((k[x] != 0) & (p[x] >= base) & (p[x] < top)) ? p[x] : no_key;
   }
   std::fill_n(keys.data() + std::size_t{m.w} * m.h, m.w, no_key);
 }
