@@ -1,5 +1,7 @@
-// Cpu kernel of cambi, per scale (SPEC-vmaf-v1 A.8–A.10): c-values from sliding per-column histograms,
-// then the host algorithm's top-k pooling of each scale (cambi_model::top_k_mean). Included by cpu/cambi.hpp.
+// Cpu kernel of cambi, per scale (SPEC-vmaf-v1 A.8–A.10): c-values from sliding per-column histograms (a
+// row slides in one pass: equal columns cancel, runs update as ramps), then the host algorithm's top-k
+// pooling of each scale (cambi_model::top_k_mean). The scan, ramp and c-value row run portable here or as
+// AVX2 / AVX-512 code (x86/cambi.hpp), picked by cpu::active_isa(). Included by cpu/cambi.hpp.
 #pragma once
 
 #include <algorithm>
