@@ -1,7 +1,7 @@
 // x86 kernels of cpu/cambi_scale.hpp (which includes this file after c_scalar_ops when VQM_CPU_X86 is set):
 // the equal-column scan, the histogram ramp and the c-value row as AVX2 (16 uint16 / 8 int32 lanes) and
-// AVX-512 (32 / 16 lanes) code. Same integer counts, the same int product converted to binary32 and multiplied by the same
-// reciprocal, the same max: bit-identical to c_scalar_ops. The histograms are read with 32-bit gathers at
+// AVX-512 (32 / 16 lanes) code. Same integer counts, the same int product converted to binary32 and
+// multiplied by the same reciprocal, the same max: bit-identical to c_scalar_ops. The histograms are read with 32-bit gathers at
 // uint16 indices (histograms::counts has slack for the last one) and the high half dropped.
 #pragma once
 
