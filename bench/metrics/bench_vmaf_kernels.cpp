@@ -114,8 +114,8 @@ void bench_cambi(benchmark::State& state, resolution r, vqm::cpu::isa level) {
   using vqm::cpu::isa;
   for (const auto& r : vqm::bench::cpu_resolutions)
     for (const isa level : {isa::baseline, isa::avx2, isa::avx512})
-      benchmark::RegisterBenchmark(("cambi/" + std::string(vqm::cpu::isa_name(level)) + "/" + r.name).c_str(), bench_cambi,
-                                   r, level)
+      benchmark::RegisterBenchmark(("cambi/" + std::string(vqm::cpu::isa_name(level)) + "/" + r.name).c_str(),
+                                   bench_cambi, r, level)
           ->Unit(benchmark::kMillisecond);
   return true;
 }();
