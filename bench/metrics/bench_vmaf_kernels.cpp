@@ -1,5 +1,6 @@
-// vqm_bench_vmaf_kernels: VMAF's integer ADM and VIF (SPEC-vmaf Parts I and II) per frame, single thread,
-// on the Cpu kernels: the scalar reference and the optimised kernel at each instruction-set level
+// vqm_bench_vmaf_kernels: VMAF's integer ADM and VIF (SPEC-vmaf Parts I and II) and cambi (SPEC-vmaf-v1 Part A,
+// default options) per frame, single thread, on the Cpu kernels: the scalar reference (none for cambi) and the
+// optimised kernel at each instruction-set level
 // (baseline, avx2, avx512: cpu::set_max_isa; a level this machine lacks is skipped with a message).
 // 576x324 (the astronaut fixture pair) and 1080p (mirror-tiled), 8-bit, frames in memory; Time = ms per
 // frame, counter fps. The whole model through a session: vqm_bench_vmaf.
@@ -12,11 +13,13 @@
 
 #include "frames.hpp"
 #include "vqm/cpu/adm.hpp"
+#include "vqm/cpu/cambi.hpp"
 #include "vqm/cpu/reference/adm.hpp"
 #include "vqm/cpu/reference/vif.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/cpu/vif.hpp"
 #include "vqm/metrics/adm.hpp"
+#include "vqm/metrics/cambi.hpp"
 #include "vqm/metrics/vif.hpp"
 
 namespace {
@@ -85,9 +88,35 @@ void register_feature(const char* name) {
     }
 }
 
+// cambi: the distorted luma's score (its c-value pass over five scales and the pooling).
+void bench_cambi(benchmark::State& state, resolution r, vqm::cpu::isa level) {
+  const auto& fr = vqm::bench::cached_frames(r, 2);
+  const vqm::cambi_algorithm alg(fr[0].ref.format());
+  if (level > vqm::cpu::detected_isa()) {
+    state.SkipWithError("this machine lacks the instruction-set level");
+    return;
+  }
+  const auto cap = vqm::cpu::max_isa();
+  vqm::cpu::set_max_isa(level);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& p = fr[i++ % fr.size()];
+    const auto part = vqm::cpu::cambi(p.ref.view(), p.dis.view(), alg.request());
+    benchmark::DoNotOptimize(part);
+  }
+  vqm::cpu::set_max_isa(cap);
+  state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 [[maybe_unused]] const bool registered = [] {
   register_feature<adm_feature>("adm");
   register_feature<vif_feature>("vif");
+  using vqm::cpu::isa;
+  for (const auto& r : vqm::bench::cpu_resolutions)
+    for (const isa level : {isa::baseline, isa::avx2, isa::avx512})
+      benchmark::RegisterBenchmark(("cambi/" + std::string(vqm::cpu::isa_name(level)) + "/" + r.name).c_str(),
+                                   bench_cambi, r, level)
+          ->Unit(benchmark::kMillisecond);
   return true;
 }();
 

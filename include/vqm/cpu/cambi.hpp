@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "vqm/cpu/simd.hpp"
 #include "vqm/error.hpp"
 #include "vqm/metrics/cambi.hpp"
 #include "vqm/picture.hpp"
@@ -148,9 +150,27 @@ inline void decimate(image& m) {
   return std::min(std::min(a, b), c);
 }
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+using u16x16 = std::uint16_t __attribute__((vector_size(32)));
+
+// mode3 on 16 lanes (lanes of m all ones or zero: x where set, else y).
+VQM_CPU_INLINE u16x16 select(u16x16 m, u16x16 x, u16x16 y) noexcept { return (x & m) | (y & ~m); }
+VQM_CPU_INLINE u16x16 mode3(u16x16 a, u16x16 b, u16x16 c) noexcept {
+  u16x16 mn = select(reinterpret_cast<u16x16>(a < b), a, b);
+  mn = select(reinterpret_cast<u16x16>(mn < c), mn, c);
+  const u16x16 r = select(reinterpret_cast<u16x16>(b == c), b, mn);
+  return select(reinterpret_cast<u16x16>((a == b) | (a == c)), a, r);
+}
+VQM_CPU_INLINE u16x16 load16(const std::uint16_t* p) noexcept {
+  u16x16 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
 // A.7's mode filter: horizontal mode of three (edge columns kept), then vertical over rows 1..h−2; the
 // first and last rows keep their original values. In place with a rolling window of filtered rows.
-inline void mode_filter(image& m) {
+inline void mode_filter_rows(image& m) {
   const std::uint32_t w = m.w, h = m.h, s = m.stride;
   if (h < 3) return;
   thread_local std::vector<std::uint16_t> rows;
@@ -158,7 +178,12 @@ inline void mode_filter(image& m) {
   const auto horizontal = [&](std::uint32_t y, std::uint16_t* out) {
     const std::uint16_t* r = m.px.data() + std::size_t{y} * s;
     out[0] = r[0];
-    for (std::uint32_t x = 1; x + 1 < w; ++x) out[x] = mode3(r[x - 1], r[x], r[x + 1]);
+    std::uint32_t x = 1;
+    for (; x + 17 <= w; x += 16) {
+      const u16x16 v = mode3(load16(r + x - 1), load16(r + x), load16(r + x + 1));
+      std::memcpy(out + x, &v, sizeof v);
+    }
+    for (; x + 1 < w; ++x) out[x] = mode3(r[x - 1], r[x], r[x + 1]);
     out[w - 1] = r[w - 1];
   };
   const auto slot = [&](std::uint32_t y) { return rows.data() + std::size_t{y % 3} * w; };
@@ -168,9 +193,25 @@ inline void mode_filter(image& m) {
     horizontal(y + 1, slot(y + 1));  // row y+1 is still unfiltered: only rows up to y are written
     const std::uint16_t *a = slot(y - 1), *b = slot(y), *c = slot(y + 1);
     std::uint16_t* o = m.px.data() + std::size_t{y} * s;
-    for (std::uint32_t x = 0; x < w; ++x) o[x] = mode3(a[x], b[x], c[x]);
+    std::uint32_t x = 0;
+    for (; x + 16 <= w; x += 16) {
+      const u16x16 v = mode3(load16(a + x), load16(b + x), load16(c + x));
+      std::memcpy(o + x, &v, sizeof v);
+    }
+    for (; x < w; ++x) o[x] = mode3(a[x], b[x], c[x]);
   }
 }
+
+// mode_filter_rows on the widest instruction set allowed (its vectors as AVX2 or AVX-512 code).
+inline void mode_filter(image& m) {
+#if VQM_CPU_X86
+  const isa level = active_isa();
+  if (level >= isa::avx512) return simd::as_avx512([&] { mode_filter_rows(m); });
+  if (level >= isa::avx2) return simd::as_avx2([&] { mode_filter_rows(m); });
+#endif
+  mode_filter_rows(m);
+}
+#pragma GCC diagnostic pop
 
 }  // namespace cambi_detail
 }  // namespace vqm::cpu
