@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What a user's source file costs to compile (issue #24, item 3): CPU seconds (user+sys) and peak memory of
 # `g++ -std=c++20 -O2 -c` for the README's PSNR program and a VMAF-on-Cpu program, header-only (vqm::cpu)
-# and compiled (vqm::cpu_compiled: -DVQM_CPU_COMPILED, linked with libvqm_cpu.a), and the umbrella headers
-# alone. CPU time, not wall time: fair on a loaded machine (within ~10 %: caches are shared).
+# and compiled (vqm::cpu_compiled: -DVQM_CPU_COMPILED, linked with libvqm_cpu.a), the same programs on the
+# compiled library's light API (psnr_light.cpp, vmaf_light.cpp: vqm/cpu_session.hpp), and the headers alone. CPU time, not wall time: fair on a loaded machine (within ~10 %: caches are shared).
 #
 #   bench/compile/measure.sh BUILD_TREE_OR_PREFIX [CXX] [extra flags...]
 #     BUILD_TREE_OR_PREFIX  a configured build tree (build/release: the source's include/ + its generated/)
@@ -51,15 +51,21 @@ echo "# flags: ${flags[*]}"
 printf '%-22s %-12s %9s %9s\n' program mode "CPU" "peak"
 printf '#include "vqm/vqm.hpp"\n' > "$tmp/core.cpp"
 printf '#include "vqm/cpu.hpp"\n' > "$tmp/cpu.cpp"
+printf '#include "vqm/cpu_session.hpp"\n' > "$tmp/light.cpp"
 measure "vqm/vqm.hpp alone" header-only "$tmp/core.cpp"
 measure "vqm/cpu.hpp alone" header-only "$tmp/cpu.cpp"
 measure "vqm/cpu.hpp alone" compiled "$tmp/cpu.cpp" -DVQM_CPU_COMPILED
+measure "cpu_session.hpp alone" light "$tmp/light.cpp" -DVQM_CPU_COMPILED
+# The compiled modes link: the object needs nothing but libvqm_cpu.a.
+link() {
+  [[ -n $lib && -f $lib ]] || return 0
+  "$cxx" "$tmp/out.o" "$lib" -pthread -o "$tmp/a.out" || { echo "measure.sh: $1.o does not link with $lib" >&2; exit 1; }
+}
 for program in psnr vmaf; do
   measure "$program.cpp" header-only "$here/$program.cpp"
   measure "$program.cpp" compiled "$here/$program.cpp" -DVQM_CPU_COMPILED
-  # The compiled mode links: the object needs nothing but libvqm_cpu.a.
-  if [[ -n $lib && -f $lib ]]; then
-    "$cxx" "$tmp/out.o" "$lib" -pthread -o "$tmp/a.out" || { echo "measure.sh: $program.o does not link with $lib" >&2; exit 1; }
-  fi
+  link "$program"
+  measure "${program}_light.cpp" light "$here/${program}_light.cpp" -DVQM_CPU_COMPILED
+  link "${program}_light"
 done
 [[ -n $lib && -f $lib ]] || echo "# no libvqm_cpu.a under $root: the compiled objects were not linked"

@@ -18,11 +18,9 @@
 
 #include "vqm/any_metric.hpp"
 #include "vqm/compat.hpp"
+#include "vqm/score_table.hpp"  // named_state
 
 namespace vqm {
-
-// A metric's clip state (any_metric::clip_state), named by its first output.
-using named_state = std::pair<std::string, std::vector<std::uint64_t>>;
 
 struct frame_result {
   std::size_t index = 0;
