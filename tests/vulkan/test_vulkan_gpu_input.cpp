@@ -176,7 +176,8 @@ void check_semaphores(Vulkan& gpu, bool timeline) {
       done.push_back(make_semaphore(ctx, false));
       caller_submit(ctx, cb, VK_NULL_HANDLE, 0, written.back(), 0, VK_NULL_HANDLE);
       ref.wait[0] = dis.wait[0] = {written.back(), 0};  // one semaphore for both: waited on once
-      dis.signal = {done.back(), 0};
+      dis.signals[0] = {done.back(), 0};  // the list of signals (one per plane for FFmpeg's frames)
+      dis.signal_count = 1;
     }
     ref.wait_count = dis.wait_count = 1;
     if (auto r = sc.push(ref, dis)) take(*r);
@@ -333,6 +334,11 @@ TEST(gpu_input_vulkan, the_device_and_the_planes_are_checked) {
   EXPECT_THROW((void)gpu.begin_frame(s.gref[0].pic, bad), error);
   bad = s.gdis[0].pic;
   bad.wait_count = 1;  // a null semaphore
+  EXPECT_THROW((void)gpu.begin_frame(s.gref[0].pic, bad), error);
+  bad = s.gdis[0].pic;
+  bad.signal_count = 1;  // a null semaphore to signal
+  EXPECT_THROW((void)gpu.begin_frame(s.gref[0].pic, bad), error);
+  bad.signal_count = vulkan::gpu_picture::max_signals + 1;
   EXPECT_THROW((void)gpu.begin_frame(s.gref[0].pic, bad), error);
 }
 

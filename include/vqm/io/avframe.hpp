@@ -45,7 +45,9 @@ namespace vqm::io {
   if (f.hw_frames_ctx || (d && (d->flags & AV_PIX_FMT_FLAG_HWACCEL)))
     throw error(errc::unsupported_format,
                 w + ": is a hardware frame (" + ffmpeg_detail::pix_fmt_name(f.format) +
-                    "); download it to memory first with av_hwframe_transfer_data(), then pass the software frame");
+                    "); download it to memory first with av_hwframe_transfer_data(), then pass the software frame" +
+                    (f.format == AV_PIX_FMT_VULKAN ? " (or score it on the GPU: vqm::io::gpu_picture_of, vqm/io/avvkframe.hpp)"
+                                                   : ""));
   if (!f.data[0])
     throw error(errc::invalid_argument, w + ": the frame holds no picture (data[0] is null: a frame before "
                                             "avcodec_receive_frame() filled it, or after av_frame_unref())");

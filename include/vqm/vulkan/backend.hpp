@@ -142,7 +142,7 @@ class Vulkan : public vulkan::engines {
   void record(frame& f, VkCommandBuffer cb) {
     if (f.empty()) return;
     for (unsigned i = 0; i < 2; ++i)
-      if ((f.gpu_mask_ >> i & 1u) && (f.gpu_[i].wait_count || f.gpu_[i].signal.semaphore))
+      if ((f.gpu_mask_ >> i & 1u) && (f.gpu_[i].wait_count || f.gpu_[i].signal.semaphore || f.gpu_[i].signal_count))
         throw error(errc::invalid_argument, "vqm::Vulkan::record: a gpu_picture's semaphores are for submit(); with "
                                             "record() wait on and signal them in your own vkQueueSubmit");
     const std::size_t s = prepare(f);
@@ -269,6 +269,7 @@ class Vulkan : public vulkan::engines {
       const auto& g = f.gpu_[i];
       for (std::uint32_t k = 0; k < g.wait_count; ++k) add(waits_.data(), wait_values_.data(), nw, g.wait[k]);
       if (g.signal.semaphore) add(signals_.data(), signal_values_.data(), ns, g.signal);
+      for (std::uint32_t k = 0; k < g.signal_count; ++k) add(signals_.data(), signal_values_.data(), ns, g.signals[k]);
     }
     wait_stages_.fill(VK_PIPELINE_STAGE_TRANSFER_BIT);
     si.waitSemaphoreCount = nw;
@@ -332,8 +333,9 @@ class Vulkan : public vulkan::engines {
   std::array<VkSemaphore, max_waits> waits_{};
   std::array<std::uint64_t, max_waits> wait_values_{};
   std::array<VkPipelineStageFlags, max_waits> wait_stages_{};
-  std::array<VkSemaphore, 2> signals_{};
-  std::array<std::uint64_t, 2> signal_values_{};
+  static constexpr std::size_t max_signals = 2 * (1 + vulkan::gpu_picture::max_signals);
+  std::array<VkSemaphore, max_signals> signals_{};
+  std::array<std::uint64_t, max_signals> signal_values_{};
 };
 
 static_assert(Backend<Vulkan>);

@@ -41,6 +41,7 @@ struct gpu_semaphore {
 
 struct gpu_picture {
   static constexpr std::size_t max_waits = 4;
+  static constexpr std::size_t max_signals = 4;
 
   VkDevice device = VK_NULL_HANDLE;  // must be the backend's context().device()
   picture_format format{};
@@ -50,8 +51,12 @@ struct gpu_picture {
   // vqm's ALL_COMMANDS barrier make them visible).
   std::array<gpu_semaphore, max_waits> wait{};
   std::uint32_t wait_count = 0;
-  // Signalled by the frame's submission once it has completed (the planes may then be rewritten).
+  // Signalled by the frame's submission once it has completed (the planes may then be rewritten): `signal`,
+  // and the first signal_count of `signals` (one per plane where each plane has its own semaphore, as
+  // FFmpeg's AVVkFrame has).
   gpu_semaphore signal{};
+  std::array<gpu_semaphore, max_signals> signals{};
+  std::uint32_t signal_count = 0;
   // The planes are host-visible buffers only the host wrote, before the frame's submission (host_picture
   // sets it; with record(), before the caller's submission): the submission makes the writes visible, so
   // the copies wait for no earlier GPU work (without it, and without wait semaphores, they wait for all
@@ -84,6 +89,10 @@ inline void check_gpu_picture(const gpu_picture& g, VkDevice device) {
   if (g.wait_count > gpu_picture::max_waits) fail("wait_count above max_waits (" + std::to_string(gpu_picture::max_waits) + ")");
   for (std::uint32_t i = 0; i < g.wait_count; ++i)
     if (!g.wait[i].semaphore) fail("wait semaphore " + std::to_string(i) + " is null (lower wait_count)");
+  if (g.signal_count > gpu_picture::max_signals)
+    fail("signal_count above max_signals (" + std::to_string(gpu_picture::max_signals) + ")");
+  for (std::uint32_t i = 0; i < g.signal_count; ++i)
+    if (!g.signals[i].semaphore) fail("signal semaphore " + std::to_string(i) + " is null (lower signal_count)");
   if (g.host_written && g.wait_count > 0) fail("host_written with wait semaphores (host writes need none)");
   const std::uint64_t bps = g.format.bytes_per_sample();
   for (int p = 0; p < g.format.stored_planes(); ++p) {
