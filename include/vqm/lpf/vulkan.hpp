@@ -231,8 +231,8 @@ class vulkan_backend {
                       VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       if (c) {
-        const VkBufferCopy r{0, 0, counter_bytes};
-        fn.vkCmdCopyBuffer(cmd_, counters_dev_, counters_host_, 1, &r);
+        const VkBufferCopy counts{0, 0, counter_bytes};
+        fn.vkCmdCopyBuffer(cmd_, counters_dev_, counters_host_, 1, &counts);
       }
     }
     if (down) {

@@ -1,11 +1,15 @@
 // A downstream program on vqm::ffmpeg (find_package(vqm COMPONENTS ffmpeg) / vqm-ffmpeg.pc): writes a
 // two-frame 16x8 Y4M, decodes it through FFmpeg's libraries (libavformat's Y4M demuxer, rawvideo) with
-// vqm::io::ffmpeg_reader and checks the format and every luma sample.
+// vqm::io::ffmpeg_reader and checks the format and every luma sample. Built with -Wshadow: the FFmpeg
+// component's other public headers are included for that.
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
+#include "vqm/io/avframe.hpp"
 #include "vqm/io/ffmpeg_reader.hpp"
+#include "vqm/io/ffmpeg_scale.hpp"
+#include "vqm/io/open.hpp"
 
 #ifndef VQM_WITH_FFMPEG
 #error "vqm::ffmpeg does not define VQM_WITH_FFMPEG"

@@ -1,14 +1,22 @@
 // A downstream program computing VMAF (vmaf_v0.6.1) on the Cpu backend: the heaviest header-only use, built
 // with the consumer's warning flags (-Wall -Wextra -Wpedantic -Werror in CI) and -Wshadow through every way
 // of finding vqm, so a flag the CMake target carries but a .pc file lacks (-Wno-psabi) fails the build. It
-// includes the umbrella headers (vqm.hpp, cpu.hpp, session.hpp, multi_session.hpp) and streams its rows.
+// includes the umbrella headers (vqm.hpp, cpu.hpp, session.hpp, multi_session.hpp) and streams its rows;
+// the readers, writers and the loop filter's headers are included for -Wshadow's sake (both compilers).
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "vqm/cpu.hpp"
+#include "vqm/io/open.hpp"
+#include "vqm/io/y4m.hpp"
+#include "vqm/io/yuv.hpp"
+#include "vqm/lpf/cpu.hpp"
+#include "vqm/lpf/kernels.hpp"
 #include "vqm/multi_session.hpp"
+#include "vqm/output/writers.hpp"
 #include "vqm/session.hpp"
+#include "vqm/thread_pool.hpp"
 #include "vqm/vmaf/builtin_models.hpp"
 #include "vqm/vqm.hpp"
 
