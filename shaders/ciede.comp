@@ -43,7 +43,9 @@ bool above(double v, double t, double e) {
 
 uint grey() { return 1u << (pc.bpc - 1u); }
 
-uint plane_sample(uint pic, uint p, uint x, uint y) { return fetch_sample(pc.off[3u * pic + p], pc.stride[p], x, y, pc.bpc); }
+uint plane_sample(uint pic, uint p, uint x, uint y) {
+  return fetch_sample(pc.off[3u * pic + p], pc.stride[p], x, y, pc.bpc);
+}
 
 // libvmaf's picture buffer (picture.c): Y, Cb, Cr planes w>>ss × h>>ss back to back, rows padded to 32
 // samples; word k of it (0 past its end and in the padding).
@@ -83,9 +85,10 @@ uint sample444(uint pic, uint p, uint x, uint y) {
 #include "ciede_pixel.glsl"
 
 void main() {
-  const uint i = gl_GlobalInvocationID.x;
+  // Rows of at most 32768 workgroups (the guaranteed dispatch limit is 65535 a dimension).
+  const uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationID.x;
   if (i >= pc.width * pc.height) {
-    if (i == pc.width * pc.height) result[pc.result_word] = pc.slot;
+    if (i == pc.width * pc.height) result[pc.result_word] = pc.slot;  // one invocation past the pixels
     return;
   }
   const uint x = i % pc.width, y = i / pc.width;

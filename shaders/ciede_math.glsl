@@ -61,7 +61,10 @@ double d_log(double x) {
   }
   precise double s = d_div(m - 1.0LF, m + 1.0LF);
   precise double s2 = s * s;
-  const double c[13] = double[13](1.0LF, 0.3333333333333333LF, 0.2LF, 0.14285714285714285LF, 0.1111111111111111LF, 0.09090909090909091LF, 0.07692307692307693LF, 0.06666666666666667LF, 0.058823529411764705LF, 0.05263157894736842LF, 0.047619047619047616LF, 0.043478260869565216LF, 0.04LF);
+  const double c[13] = double[13](
+      1.0LF, 0.3333333333333333LF, 0.2LF, 0.14285714285714285LF, 0.1111111111111111LF, 0.09090909090909091LF,
+      0.07692307692307693LF, 0.06666666666666667LF, 0.058823529411764705LF, 0.05263157894736842LF,
+      0.047619047619047616LF, 0.043478260869565216LF, 0.04LF);
   precise double p = c[12];
   for (int n = 11; n >= 0; --n) p = p * s2 + c[n];
   precise double ln_m = 2.0LF * s * p;
@@ -79,24 +82,25 @@ double reduce_half_pi(double x, out int q) {
   precise double r = (x - j * k(0x3ff921fbu, 0x54400000u)) - j * k(0x3dd0b461u, 0x1a626331u);
   return r;
 }
+// Σ c[i]·r2^(9−i), Horner from the highest power.
+double horner10(double c[10], double r2) {
+  precise double p = c[0];
+  for (int i = 1; i < 10; ++i) p = p * r2 + c[i];
+  return p;
+}
+// Taylor to r^19 and r^18: remainders below 2^-60 for |r| ≤ π/4 + rounding.
 double sin_poly(double r) {
   const double c[10] = double[10](-8.22063524662433e-18LF, 2.8114572543455206e-15LF, -7.647163731819816e-13LF,
       1.6059043836821613e-10LF, -2.505210838544172e-08LF, 2.7557319223985893e-06LF, -0.0001984126984126984LF,
       0.008333333333333333LF, -0.16666666666666666LF, 1.0LF);
-  precise double r2 = r * r;
-  precise double p = c[0];
-  for (int i = 1; i < 10; ++i) p = p * r2 + c[i];
-  precise double s = r * p;
+  precise double s = r * horner10(c, r * r);
   return s;
 }
 double cos_poly(double r) {
   const double c[10] = double[10](-1.5619206968586225e-16LF, 4.779477332387385e-14LF, -1.1470745597729725e-11LF,
       2.08767569878681e-09LF, -2.755731922398589e-07LF, 2.48015873015873e-05LF, -0.001388888888888889LF,
       0.041666666666666664LF, -0.5LF, 1.0LF);
-  precise double r2 = r * r;
-  precise double p = c[0];
-  for (int i = 1; i < 10; ++i) p = p * r2 + c[i];
-  return p;
+  return horner10(c, r * r);
 }
 double d_sin(double x) {
   if (!(abs(x) < 524288.0LF)) return nan_d();
@@ -120,7 +124,13 @@ double d_atan01(double a) {
     base = k(0x3fe921fbu, 0x54442d18u);
   }
   precise double u2 = u * u;
-  const double c[24] = double[24](1.0LF, 0.3333333333333333LF, 0.2LF, 0.14285714285714285LF, 0.1111111111111111LF, 0.09090909090909091LF, 0.07692307692307693LF, 0.06666666666666667LF, 0.058823529411764705LF, 0.05263157894736842LF, 0.047619047619047616LF, 0.043478260869565216LF, 0.04LF, 0.037037037037037035LF, 0.034482758620689655LF, 0.03225806451612903LF, 0.030303030303030304LF, 0.02857142857142857LF, 0.02702702702702703LF, 0.02564102564102564LF, 0.024390243902439025LF, 0.023255813953488372LF, 0.022222222222222223LF, 0.02127659574468085LF);
+  const double c[24] = double[24](
+      1.0LF, 0.3333333333333333LF, 0.2LF, 0.14285714285714285LF, 0.1111111111111111LF, 0.09090909090909091LF,
+      0.07692307692307693LF, 0.06666666666666667LF, 0.058823529411764705LF, 0.05263157894736842LF,
+      0.047619047619047616LF, 0.043478260869565216LF, 0.04LF, 0.037037037037037035LF, 0.034482758620689655LF,
+      0.03225806451612903LF, 0.030303030303030304LF, 0.02857142857142857LF, 0.02702702702702703LF,
+      0.02564102564102564LF, 0.024390243902439025LF, 0.023255813953488372LF, 0.022222222222222223LF,
+      0.02127659574468085LF);
   precise double p = c[23];
   for (int n = 22; n >= 0; --n) p = -p * u2 + c[n];
   precise double t = base + u * p;

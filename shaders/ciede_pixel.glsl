@@ -41,9 +41,12 @@ lab lab_color(uint ys, uint us, uint vs) {
   r = rgb_to_xyz_map(r);
   g = rgb_to_xyz_map(g);
   b = rgb_to_xyz_map(b);
-  precise double X = r * k(0x3fda65afu, 0xb13a8cccu) + g * k(0x3fd6e286u, 0xc5d400c0u) + b * k(0x3fc71893u, 0x50cd0583u);
-  precise double Y = r * k(0x3fcb38ddu, 0x2ec46132u) + g * k(0x3fe6e286u, 0xc5d400c0u) + b * k(0x3fb27a0fu, 0x73d7379cu);
-  precise double Z = r * k(0x3f93cc43u, 0xc4ebe999u) + g * k(0x3fbe835eu, 0x5d1aababu) + b * k(0x3fee68e4u, 0x19523630u);
+  precise double X = r * k(0x3fda65afu, 0xb13a8cccu) + g * k(0x3fd6e286u, 0xc5d400c0u) +
+                     b * k(0x3fc71893u, 0x50cd0583u);
+  precise double Y = r * k(0x3fcb38ddu, 0x2ec46132u) + g * k(0x3fe6e286u, 0xc5d400c0u) +
+                     b * k(0x3fb27a0fu, 0x73d7379cu);
+  precise double Z = r * k(0x3f93cc43u, 0xc4ebe999u) + g * k(0x3fbe835eu, 0x5d1aababu) +
+                     b * k(0x3fee68e4u, 0x19523630u);
   const double fx = xyz_to_lab_map(X * k(0x3ff0d572u, 0x68615430u));
   const double fy = xyz_to_lab_map(Y);
   const double fz = xyz_to_lab_map(Z * k(0x3fed63acu, 0x153514f5u));

@@ -4,6 +4,7 @@
 // the float ΔE serially in double, row-major, as libvmaf does: the per-pixel values are read back.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -87,7 +88,8 @@ class ciede_program final : public program {
     static_assert(sizeof(pc) == 15 * 4);
     pipe_->bind(cb, sets_[slot]);
     pipe_->push(cb, pc);
-    pipe_->dispatch(cb, div_up(pixels() + 1, 256), 1, 1);
+    const std::uint32_t groups = div_up(pixels() + 1, 256), gx = std::min<std::uint32_t>(groups, 32768);
+    pipe_->dispatch(cb, gx, div_up(groups, gx), 1);
   }
 
   // libvmaf's serial double sum of the slot's per-pixel ΔE, the host computing the failed pixels.
