@@ -3,7 +3,9 @@
 // depth, chroma format and odd sizes equal to the Cpu backend's, in both upsampling modes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -11,6 +13,7 @@
 #include "vk_test_util.hpp"
 #include "vqm/cpu.hpp"
 #include "vqm/vulkan.hpp"
+#include "vqm/vulkan/spirv/ciede_math_test.hpp"
 #include "common/reference_data.hpp"
 #include "common/test_namespace.hpp"
 
@@ -126,6 +129,83 @@ TEST(VulkanCiede, RandomPicturesEqualTheCpu) {
           }
         }
   EXPECT_GT(compared, 150u);
+}
+
+// ciede_math.glsl against glibc over the arguments ciede gives each function: within 2^-47 relative
+// (plus 2^-52 absolute for cos and atan2, whose results cross zero), the accuracy the bounds in
+// docs/spec-float-features.md assume (2^-48 claimed; glibc's own ≤ 1 ulp is in the slack).
+TEST(VulkanCiede, DoubleFunctionsAreWithinTheirBounds) {
+  std::string why;
+  auto ctx = vk_context(&why);
+  if (!ctx) GTEST_SKIP() << "no Vulkan device on this machine: " << why;
+  if (!ctx->has_float64()) GTEST_SKIP() << "no shaderFloat64";
+  std::mt19937_64 rng(7);
+  const auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  const auto flt = [&](double a, double b) { return static_cast<double>(static_cast<float>(uni(a, b))); };
+  struct case_t {
+    const char* name;
+    std::uint32_t fn;
+    double (*arg)(decltype(uni)&, decltype(flt)&, int);
+    double (*want)(double, double);
+    double abs;
+  };
+  const case_t cases[] = {
+      {"pow(c, 2.4)", 0, [](auto& u, auto&, int k) { return k ? 2.4 : u(0.0894, 1.8); },
+       [](double x, double y) { return std::pow(x, y); }, 0},
+      {"pow(c, 1/3)", 0, [](auto& u, auto&, int k) { return k ? 1.0 / 3.0 : u(0.0088, 5.0); },
+       [](double x, double y) { return std::pow(x, y); }, 0},
+      {"exp", 1, [](auto& u, auto&, int) { return u(-130.0, 1.0); }, [](double x, double) { return std::exp(x); }, 0},
+      {"log", 2, [](auto& u, auto&, int) { return u(1e-3, 8.0); }, [](double x, double) { return std::log(x); }, 0},
+      {"sin", 3, [](auto& u, auto&, int) { return u(-1.6, 1.6); }, [](double x, double) { return std::sin(x); }, 0},
+      {"cos", 4, [](auto& u, auto&, int) { return u(-1.0, 27.0); }, [](double x, double) { return std::cos(x); },
+       0x1p-52},
+      {"atan2", 5, [](auto&, auto& f, int) { return f(-3000.0, 3000.0); },
+       [](double x, double y) { return std::atan2(y, x); }, 0x1p-52},
+      {"div", 6, [](auto& u, auto&, int k) { return k ? u(0.5, 1e10) : u(-3000.0, 3000.0); },
+       [](double x, double y) { return x / y; }, 0},
+      {"sqrt", 7, [](auto& u, auto&, int) { return u(0.0, 1e7); }, [](double x, double) { return std::sqrt(x); }, 0},
+  };
+  constexpr std::uint32_t count = 1 << 16;
+  vulkan::buffer in(*ctx, count * 16, vulkan::memory_kind::upload);
+  vulkan::buffer out(*ctx, count * 8, vulkan::memory_kind::readback);
+  vulkan::compute_pipeline p(*ctx, vulkan::spirv::ciede_math_test, 2, 8);
+  vulkan::descriptor_pool pool(*ctx, 1, 2);
+  const VkDescriptorSet set = pool.allocate(p.set_layout());
+  vulkan::write_storage_buffers(*ctx, set, {in.range(), out.range()});
+  for (const auto& c : cases) {
+    std::vector<double> args(2 * count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      args[2 * i] = c.arg(uni, flt, 0);
+      args[2 * i + 1] = c.fn == 5 ? c.arg(uni, flt, 0) : c.arg(uni, flt, 1);
+    }
+    std::memcpy(in.data(), args.data(), args.size() * 8);
+    in.flush();
+    const struct {
+      std::uint32_t count, fn;
+    } pc{count, c.fn};
+    {
+      vulkan::one_shot cmd(*ctx);
+      p.bind(cmd, set);
+      p.push(cmd, pc);
+      p.dispatch(cmd, vulkan::div_up(count, 256));
+      vulkan::to_host(*ctx, cmd);
+      cmd.submit_and_wait();
+    }
+    out.invalidate();
+    const double* r = out.as<double>();
+    double worst = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const double want = c.want(args[2 * i], args[2 * i + 1]);
+      const double err = std::fabs(r[i] - want) / (std::fabs(want) + c.abs / 0x1p-47);
+      worst = std::max(worst, err);
+      if (!(err <= 0x1p-47)) {
+        ADD_FAILURE() << c.name << "(" << std::hexfloat << args[2 * i] << ", " << args[2 * i + 1] << ") = " << r[i]
+                      << ", glibc " << want;
+        break;
+      }
+    }
+    std::printf("[ ciede_math ] %-12s worst error %.3g x 2^-53 (relative)\n", c.name, worst / 0x1p-53);
+  }
 }
 
 }  // namespace VQM_TEST_UNIT
