@@ -31,7 +31,7 @@ inline constexpr unsupported_flag unsupported_flags[] = {
                 "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 --feature float_ssim=enable_db=true:clip_db=true "
                 "(v7.0: float_ssim=scale=1:enable_db=true:clip_db=true) --feature "
                 "float_ms_ssim=enable_db=true:clip_db=true --feature psnr_hvs --feature ciede --feature cambi (v3.0 and later) "
-                "(ciede and cambi: Cpu backend), and mixed bit depths (v6.0) are always "
+                "(cambi: Cpu backend), and mixed bit depths (v6.0) are always "
                 "scored at the higher depth"},
     {"nflx_ctc", "vqm has no presets; the set is --model version=vmaf_4k_v0.6.1 --model "
                  "version=vmaf_4k_v0.6.1neg:name=vmaf_neg --feature psnr=enable_chroma=true:enable_apsnr=true "

@@ -92,6 +92,7 @@ void BM_all_five(benchmark::State& s) { run_stream(s, {"psnr", "float_psnr", "fl
 void BM_float_motion(benchmark::State& s) { run_stream(s, {"float_motion"}); }
 void BM_float_vif(benchmark::State& s) { run_stream(s, {"float_vif"}); }
 void BM_float_moment(benchmark::State& s) { run_stream(s, {"float_moment"}); }
+void BM_ciede(benchmark::State& s) { run_stream(s, {"ciede"}); }
 // SpEED (issue #18): GPU band-pass + covariance sums, host solver in decode.
 void BM_speed_chroma(benchmark::State& s) { run_stream(s, {"speed_chroma"}); }
 void BM_speed_temporal(benchmark::State& s) { run_stream(s, {"speed_temporal"}); }
@@ -254,6 +255,7 @@ BENCHMARK(BM_all_five)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_float_motion)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_float_vif)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_float_moment)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ciede)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_speed_chroma)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_speed_temporal)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_upload_only)->UseRealTime()->Unit(benchmark::kMicrosecond)->Arg(1)->Arg(2)->Arg(4)->Arg(8);

@@ -124,8 +124,8 @@ std::size_t check_reference_dir(B& b, const std::string& dir, bool registered_on
                               std::find(metric_names.begin(), metric_names.end(), name) == metric_names.end()))
         continue;
       if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
-      // A feature whose engine this backend lacks (ciede on Vulkan: make_metric refuses it) is checked on
-      // the backends that run it.
+      // A feature whose engine this backend lacks (make_metric refuses it) is checked on the backends that
+      // run it.
       if (!runs_on<B>(name)) continue;
       // libvmaf's float_adm divides with the RCPSS of the CPU that ran it: reference-vmaf's runs were made on
       // AMD (Zen 3), so the test names that table (adm_rcp does not rename outputs).
