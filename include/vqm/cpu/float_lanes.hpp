@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "vqm/cpu/simd.hpp"
 
@@ -45,18 +44,6 @@ VQM_CPU_INLINE V splat(T v) noexcept {
   V r;
   for (int i = 0; i < static_cast<int>(sizeof r / sizeof v); ++i) r[i] = v;
   return r;
-}
-
-// Unaligned load and store (by reference: GCC flags 64-byte vectors passed by value, even inlined).
-template <class V>
-VQM_CPU_INLINE V get(const float* p) noexcept {
-  V v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <class V>
-VQM_CPU_INLINE void put(float* p, const V& v) noexcept {
-  std::memcpy(p, &v, sizeof v);
 }
 
 // k.template operator()<N>() at the widest level active_isa() allows; k's body is compiled for that level.

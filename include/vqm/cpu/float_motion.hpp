@@ -72,8 +72,8 @@ VQM_CPU_INLINE void fmotion_blur_row(const float* src, std::int64_t w, std::int6
   for (int k = 0; k < 5; ++k) r[k] = src + fmotion_mirror(i - 2 + k, h) * w;
   for (std::int64_t x = 0; x < w; x += N) {
     F a{};
-    for (int k = 0; k < 5; ++k) a += f[k] * flanes::get<F>(r[k] + x);
-    flanes::put(row + 2 + x, a);
+    for (int k = 0; k < 5; ++k) a += f[k] * simd::load<F>(r[k] + x);
+    simd::store(row + 2 + x, a);
   }
   row[1] = row[3];
   row[0] = row[4];
@@ -81,8 +81,8 @@ VQM_CPU_INLINE void fmotion_blur_row(const float* src, std::int64_t w, std::int6
   row[w + 3] = row[w - 1];
   for (std::int64_t x = 0; x < w; x += N) {
     F a{};
-    for (int k = 0; k < 5; ++k) a += f[k] * flanes::get<F>(row + x + k);
-    flanes::put(dst + x, a);
+    for (int k = 0; k < 5; ++k) a += f[k] * simd::load<F>(row + x + k);
+    simd::store(dst + x, a);
   }
 }
 

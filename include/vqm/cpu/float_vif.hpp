@@ -23,7 +23,7 @@ namespace vqm::cpu {
 
 namespace fvif_detail {
 
-using flanes::get, flanes::put, flanes::splat, flanes::lanes, flanes::max_lanes;
+using simd::load, simd::store, flanes::splat, flanes::lanes, flanes::max_lanes;
 
 // Mirror without repeating the edge sample: −t before 0, 2n − 2 − t from n on (n ≥ half the filter + 1).
 [[nodiscard]] inline int mirror(int t, int n) noexcept { return t < 0 ? -t : (t >= n ? 2 * n - t - 2 : t); }
@@ -132,7 +132,7 @@ VQM_CPU_INLINE void vertical(const float* f, int fw, int w, workspace& ws) noexc
     F a0{}, a1{}, a2{}, a3{}, a4{};
     for (int k = 0; k < fw; ++k) {
       const F c = splat<F>(f[k]);
-      const F p = get<F>(rr[k] + x), q = get<F>(rd[k] + x);
+      const F p = load<F>(rr[k] + x), q = load<F>(rd[k] + x);
       a0 += c * p;
       a1 += c * q;
       if constexpr (Moments) {
@@ -141,12 +141,12 @@ VQM_CPU_INLINE void vertical(const float* f, int fw, int w, workspace& ws) noexc
         a4 += c * (p * q);
       }
     }
-    put(out[0] + x, a0);
-    put(out[1] + x, a1);
+    store(out[0] + x, a0);
+    store(out[1] + x, a1);
     if constexpr (Moments) {
-      put(out[2] + x, a2);
-      put(out[3] + x, a3);
-      put(out[4] + x, a4);
+      store(out[2] + x, a2);
+      store(out[3] + x, a3);
+      store(out[4] + x, a4);
     }
   }
   for (int i = 0; i < (Moments ? 5 : 2); ++i)
@@ -181,11 +181,11 @@ VQM_CPU_INLINE void decimate(const float* f, int fw, const image& r, const image
       F a{}, b{};
       for (int k = 0; k < fw; ++k) {
         const F c = splat<F>(f[k]);
-        a += c * get<F>(pr + x + k);
-        b += c * get<F>(pd + x + k);
+        a += c * load<F>(pr + x + k);
+        b += c * load<F>(pd + x + k);
       }
-      put(ws.num.data() + x, a);
-      put(ws.den.data() + x, b);
+      store(ws.num.data() + x, a);
+      store(ws.den.data() + x, b);
     }
     float* oa = ro.v.data() + static_cast<std::ptrdiff_t>(y) * ro.w;
     float* ob = dout.v.data() + static_cast<std::ptrdiff_t>(y) * ro.w;
@@ -211,12 +211,12 @@ VQM_CPU_INLINE void scale_sums(const float* f, int fw, const image& r, const ima
       F m[5] = {};
       for (int k = 0; k < fw; ++k) {
         const F c = splat<F>(f[k]);
-        for (int i = 0; i < 5; ++i) m[i] += c * get<F>(p[i] + x + k);
+        for (int i = 0; i < 5; ++i) m[i] += c * load<F>(p[i] + x + k);
       }
       F n, dd;
       st.apply<N>(m, n, dd);
-      put(ws.num.data() + x, n);
-      put(ws.den.data() + x, dd);
+      store(ws.num.data() + x, n);
+      store(ws.den.data() + x, dd);
     }
     float row_num = 0, row_den = 0;
     for (int x = 0; x < r.w; ++x) {

@@ -84,7 +84,7 @@ VQM_CPU_INLINE V load(const void* p) noexcept {
   return v;
 }
 template <class V>
-VQM_CPU_INLINE void store(void* p, V v) noexcept {
+VQM_CPU_INLINE void store(void* p, const V& v) noexcept {  // by reference: GCC flags 64-byte vectors by value
   std::memcpy(p, &v, sizeof v);
 }
 
