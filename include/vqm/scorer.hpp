@@ -162,19 +162,40 @@ class scorer {
   std::vector<std::vector<std::uint64_t>> saved_;  // clip states after frame clip_end_ - 1
 };
 
+namespace detail {
+// One frame on `backend`, synchronously: record(frame) enqueues the metric, read(out) writes its scores.
+template <Backend B, class Record, class Read>
+[[nodiscard]] std::vector<double> compute_one(B& backend, const picture_view& ref, const picture_view& dis, compat c,
+                                              std::size_t outputs, Record record, Read read) {
+  const auto r = chroma_rounding_for(c);
+  auto frame = backend.begin_frame(with_chroma_rounding(ref, r), with_chroma_rounding(dis, r));
+  record(frame);
+  backend.submit(frame);
+  backend.wait(frame);
+  std::vector<double> out(outputs);
+  read(out.data());
+  return out;
+}
+}  // namespace detail
+
 // One frame, one metric, synchronously: the shortest path from two pictures to numbers.
 template <class Metric, Backend B>
 [[nodiscard]] std::vector<double> compute(B& backend, const Metric& metric, const picture_view& ref,
                                           const picture_view& dis, compat c = compat::none) {
-  const auto r = chroma_rounding_for(c);
-  auto frame = backend.begin_frame(with_chroma_rounding(ref, r), with_chroma_rounding(dis, r));
   typename Metric::partials_type part{};
-  metric.enqueue(backend, frame, part);
-  backend.submit(frame);
-  backend.wait(frame);
-  std::vector<double> out(metric.names().size());
-  metric.scores(part, out.data());
-  return out;
+  return detail::compute_one(
+      backend, ref, dis, c, metric.names().size(), [&](typename B::frame& f) { metric.enqueue(backend, f, part); },
+      [&](double* out) { metric.scores(part, out); });
+}
+
+// The same for a metric chosen at run time (make_metric): it runs in slot 0, sized for one frame in flight.
+template <Backend B>
+[[nodiscard]] std::vector<double> compute(B& backend, any_metric<B>& metric, const picture_view& ref,
+                                          const picture_view& dis, compat c = compat::none) {
+  metric.reserve_slots(1);
+  return detail::compute_one(
+      backend, ref, dis, c, metric.names().size(), [&](typename B::frame& f) { metric.enqueue(backend, f, 0); },
+      [&](double* out) { metric.scores(0, out); });
 }
 
 }  // namespace vqm

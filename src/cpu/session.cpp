@@ -48,9 +48,7 @@ struct cpu_metric::impl {
   compat mode;
   static any_metric<Cpu> make(std::string_view request, const picture_format& f, compat c) {
     const auto r = parse_feature_request(request);
-    auto m = make_metric<Cpu>(r.name, r.options, f, c);
-    m.reserve_slots(1);
-    return m;
+    return make_metric<Cpu>(r.name, r.options, f, c);
   }
   impl(std::string_view request, const picture_format& f, compat c) : metric(make(request, f, c)), mode(c) {}
 };
@@ -63,16 +61,8 @@ cpu_metric::~cpu_metric() = default;
 
 const std::vector<std::string>& cpu_metric::names() const noexcept { return impl_->metric.names(); }
 
-// compute(cpu, metric, ref, dis, c) for the type-erased metric: one frame, slot 0.
 std::vector<double> cpu_metric::compute(const picture_view& ref, const picture_view& dis) {
-  const auto r = chroma_rounding_for(impl_->mode);
-  auto frame = impl_->cpu.begin_frame(with_chroma_rounding(ref, r), with_chroma_rounding(dis, r));
-  impl_->metric.enqueue(impl_->cpu, frame, 0);
-  impl_->cpu.submit(frame);
-  impl_->cpu.wait(frame);
-  std::vector<double> out(impl_->metric.names().size());
-  impl_->metric.scores(0, out.data());
-  return out;
+  return vqm::compute(impl_->cpu, impl_->metric, ref, dis, impl_->mode);
 }
 
 }  // namespace vqm
