@@ -343,14 +343,7 @@ TEST(VulkanAdm, Int64ToFloatRoundsToNearestEven) {
   vulkan::descriptor_pool pool(*ctx, 1, 3);
   const VkDescriptorSet set = pool.allocate(p.set_layout());
   vulkan::write_storage_buffers(*ctx, set, {dummy.range(), out.range(), src.range()});
-  {
-    vulkan::one_shot cmd(*ctx);
-    p.bind(cmd, set);
-    p.push(cmd, count);
-    p.dispatch(cmd, vulkan::div_up(count, 256));
-    vulkan::to_host(*ctx, cmd);
-    cmd.submit_and_wait();
-  }
+  test::run_once(*ctx, p, set, count, count);
   out.invalidate();
   const float* f = out.as<float>();
   std::size_t bad = 0, driver_differs = 0;

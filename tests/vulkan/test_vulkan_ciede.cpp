@@ -183,14 +183,7 @@ TEST(VulkanCiede, DoubleFunctionsAreWithinTheirBounds) {
     const struct {
       std::uint32_t count, fn;
     } pc{count, c.fn};
-    {
-      vulkan::one_shot cmd(*ctx);
-      p.bind(cmd, set);
-      p.push(cmd, pc);
-      p.dispatch(cmd, vulkan::div_up(count, 256));
-      vulkan::to_host(*ctx, cmd);
-      cmd.submit_and_wait();
-    }
+    test::run_once(*ctx, p, set, pc, count);
     out.invalidate();
     const double* r = out.as<double>();
     double worst = 0;

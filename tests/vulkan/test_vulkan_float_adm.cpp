@@ -185,14 +185,7 @@ TEST(FloatAdm, ExactDivisionFromAnyCandidate) {
   vulkan::write_storage_buffers(*ctx, set, {in.range(), out.range()});
   for (std::int32_t off = -4; off <= 4; ++off) {
     pc.off = off;
-    {
-      vulkan::one_shot cmd(*ctx);
-      p.bind(cmd, set);
-      p.push(cmd, pc);
-      p.dispatch(cmd, vulkan::div_up(count, 256));
-      vulkan::to_host(*ctx, cmd);
-      cmd.submit_and_wait();
-    }
+    test::run_once(*ctx, p, set, pc, count);
     out.invalidate();
     const float* q = out.as<float>();
     std::size_t bad = 0;

@@ -330,14 +330,7 @@ TEST(VulkanVif, ShaderDivisionIsCorrectlyRounded) {
   vulkan::descriptor_pool pool(*ctx, 1, 2);
   const VkDescriptorSet set = pool.allocate(p.set_layout());
   vulkan::write_storage_buffers(*ctx, set, {in.range(), out.range()});
-  {
-    vulkan::one_shot cmd(*ctx);
-    p.bind(cmd, set);
-    p.push(cmd, count);
-    p.dispatch(cmd, vulkan::div_up(count, 256));
-    vulkan::to_host(*ctx, cmd);
-    cmd.submit_and_wait();
-  }
+  test::run_once(*ctx, p, set, count, count);
   out.invalidate();
   const double* q = out.as<double>();
   std::size_t bad = 0;

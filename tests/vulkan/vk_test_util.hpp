@@ -6,8 +6,11 @@
 #include <memory>
 #include <string>
 
+#include "vqm/vulkan/command.hpp"
 #include "vqm/vulkan/context.hpp"
 #include "vqm/vulkan/device_features.hpp"
+#include "vqm/vulkan/pipeline.hpp"
+#include "vqm/vulkan/program.hpp"
 
 namespace vqm::test {
 
@@ -35,6 +38,19 @@ inline std::shared_ptr<vulkan::context> without_timeline_semaphores(const vulkan
                                                                    .device = ctx.device(),
                                                                    .queue_family = ctx.queue_family(),
                                                                    .enabled_features = &all.base});
+}
+
+// Runs a test shader once over `count` items (256 per workgroup) with push constants `pc`, and waits: its
+// host-visible outputs are then ready to invalidate and read.
+template <class Push>
+void run_once(const vulkan::context& ctx, const vulkan::compute_pipeline& p, VkDescriptorSet set, const Push& pc,
+              std::uint32_t count) {
+  vulkan::one_shot cmd(ctx);
+  p.bind(cmd, set);
+  p.push(cmd, pc);
+  p.dispatch(cmd, vulkan::div_up(count, 256));
+  vulkan::to_host(ctx, cmd);
+  cmd.submit_and_wait();
 }
 
 }  // namespace vqm::test
