@@ -25,9 +25,10 @@ extern "C" {
 #include "../vulkan/vk_test_util.hpp"
 #include "vqm/vulkan.hpp"
 #endif
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 // The ways a frame is handed over, each checked against the Y4M frames on `backend`.
 template <class B>
@@ -153,5 +154,5 @@ TEST(avframe, what_cannot_be_measured_is_refused_naming_the_frame) {
   }
 }
 
-}  // namespace
+}  // namespace VQM_TEST_UNIT
 }  // namespace vqm::test

@@ -28,9 +28,10 @@ extern "C" {
 #include "vqm/io/avframe.hpp"
 #include "vqm/io/avvkframe.hpp"
 #include "vqm/vulkan.hpp"
+#include "common/test_namespace.hpp"
 
 namespace vqm::test {
-namespace {
+namespace VQM_TEST_UNIT {
 
 struct buffer_unref {
   void operator()(AVBufferRef* b) const noexcept { av_buffer_unref(&b); }
@@ -364,5 +365,5 @@ TEST(avvkframe, what_cannot_be_scored_is_refused_naming_the_frame) {
   }
 }
 
-}  // namespace
+}  // namespace VQM_TEST_UNIT
 }  // namespace vqm::test
