@@ -363,11 +363,9 @@ VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned b
   const int W = static_cast<int>(ref.width), H = static_cast<int>(ref.height);
   int w = (W + 1) / 2, h = (H + 1) / 2;
   const std::size_t n0 = static_cast<std::size_t>(w) * h;
-  for (auto& b : ws.b16) grow(b, n0);
+  for (auto& buf : ws.b16) grow(buf, n0);
   for (int p = 0; p < 2; ++p) {
     const plane_view& pv = p == 0 ? ref : dis;
-    i16* const* bb = nullptr;
-    (void)bb;
     i16* a = ws.b16[4 * p].data();
     i16* hh = ws.b16[4 * p + 1].data();
     i16* vv = ws.b16[4 * p + 2].data();
@@ -389,7 +387,7 @@ VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned b
   for (int s = 1; s < 4; ++s) {
     const int nw = (w + 1) / 2, nh = (h + 1) / 2;
     const std::size_t n = static_cast<std::size_t>(nw) * nh;
-    for (auto& b : ws.b32) grow(b, n);
+    for (auto& buf : ws.b32) grow(buf, n);
     for (int p = 0; p < 2; ++p)
       dwt_s(ws.a32[p].data(), w, h, s, ws, ws.b32[4 * p].data(), ws.b32[4 * p + 1].data(), ws.b32[4 * p + 2].data(),
             ws.b32[4 * p + 3].data());
