@@ -8,8 +8,11 @@
 #include <string>
 
 #include "vqm/error.hpp"
-#include "vqm/executor.hpp"
 #include "vqm/picture.hpp"
+
+namespace vqm {
+class executor;  // vqm/executor.hpp
+}
 
 namespace vqm::io {
 
