@@ -5,6 +5,7 @@
 # one run. Prints each run's fps (frames / wall seconds, Y4M reading from /dev/shm included on both sides)
 # and, per case, the best of ROUNDS rounds and vqm / libvmaf.
 #   ROUNDS=3 FRAMES=120 SIZES="1080 2160" THREADS="1 $(nproc)" MODELS="vmaf neg" ISA=
+# MODELS may also name v1 (vmaf_v1.0.16_3d0h) and cambi (--feature cambi alone).
 # ISA=avx2 holds both to AVX2 (vqm: VQM_CPU_ISA=avx2; libvmaf: --cpumask 48, its AVX512 and AVX512ICL bits,
 # which the mask disables), ISA=baseline to SSE2 / scalar (libvmaf: --cpumask 63); unset: each at its best.
 set -u
@@ -32,15 +33,20 @@ done
 [ -x "$LIBVMAF" ] || { echo "vmaf_vs_libvmaf.sh: no libvmaf CLI at $LIBVMAF (pass its path)" >&2; exit 1; }
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) threads"
 echo "vqm: $VQM; libvmaf: $LIBVMAF; $FRAMES frames per run; instruction sets: ${ISA:-each at its best}"
+model_args() {  # vmaf: vmaf_v0.6.1 (the default model); neg: with vmaf_v0.6.1neg; v1: vmaf_v1.0.16_3d0h; cambi alone
+  case $1 in
+    neg) echo "--model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg:name=vmaf_neg" ;;
+    v1) echo "--model version=vmaf_v1.0.16_3d0h" ;;
+    cambi) echo "--no_prediction --feature cambi" ;;
+  esac
+}
 run() {  # run TOOL SIZE THREADS MODEL -> fps
   local tool=$1 s=$2 t=$3 m=$4 t0 t1 args
   if [ "$tool" = libvmaf ]; then
-    args=(--threads "$t" -q --json -o /dev/null "${libvmaf_isa[@]}")
-    [ "$m" = neg ] && args+=(--model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg:name=vmaf_neg)
+    args=(--threads "$t" -q --json -o /dev/null "${libvmaf_isa[@]}" $(model_args "$m"))
     t0=$(date +%s.%N); "$LIBVMAF" -r $D/${s}_ref.y4m -d $D/${s}_x264crf30.y4m "${args[@]}" >/dev/null 2>&1 || return 1
   else
-    args=(--threads "$t" -q --json -o /dev/null)
-    [ "$m" = neg ] && args+=(--model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg:name=vmaf_neg)
+    args=(--threads "$t" -q --json -o /dev/null $(model_args "$m"))
     t0=$(date +%s.%N); VQM_CPU_ISA=${ISA:-avx512} "$VQM" -r $D/${s}_ref.y4m -d $D/${s}_x264crf30.y4m "${args[@]}" >/dev/null 2>&1 || return 1
   fi
   t1=$(date +%s.%N)
