@@ -3,8 +3,9 @@
 // PSNR values of the same software frames scored through view_of on the Cpu backend and on Vulkan, value for
 // value (planar and semi-planar, 8 and 10 bits); the frames' timeline semaphores advance as hwcontext_vulkan.h
 // asks, so FFmpeg reads them back afterwards; what cannot be scored is refused with one line naming the
-// frame. The frames are synthetic (no data files): the binary runs on its own on any machine. Skipped,
-// saying why, where there is no Vulkan device or FFmpeg's Vulkan hwcontext cannot create one.
+// frame. The frames are synthetic (no data files: `--gtest_filter='avvkframe.*'` runs these tests of
+// test_ffmpeg_avframe on a machine without the fixtures). Skipped, saying why, where there is no Vulkan
+// device or FFmpeg's Vulkan hwcontext cannot create one.
 #include <gtest/gtest.h>
 
 extern "C" {
