@@ -5,7 +5,7 @@
 # one run. Prints each run's fps (frames / wall seconds, Y4M reading from /dev/shm included on both sides)
 # and, per case, the best of ROUNDS rounds and vqm / libvmaf.
 #   ROUNDS=3 FRAMES=120 SIZES="1080 2160" THREADS="1 $(nproc)" MODELS="vmaf neg" ISA=
-# MODELS may also name v1 (vmaf_v1.0.16_3d0h) and cambi (--feature cambi alone).
+# MODELS may also name v1 (vmaf_v1.0.16_3d0h), and cambi, ciede or float_motion (that feature alone).
 # ISA=avx2 holds both to AVX2 (vqm: VQM_CPU_ISA=avx2; libvmaf: --cpumask 48, its AVX512 and AVX512ICL bits,
 # which the mask disables), ISA=baseline to SSE2 / scalar (libvmaf: --cpumask 63); unset: each at its best.
 set -u
@@ -33,11 +33,11 @@ done
 [ -x "$LIBVMAF" ] || { echo "vmaf_vs_libvmaf.sh: no libvmaf CLI at $LIBVMAF (pass its path)" >&2; exit 1; }
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) threads"
 echo "vqm: $VQM; libvmaf: $LIBVMAF; $FRAMES frames per run; instruction sets: ${ISA:-each at its best}"
-model_args() {  # vmaf: vmaf_v0.6.1 (the default model); neg: with vmaf_v0.6.1neg; v1: vmaf_v1.0.16_3d0h; cambi alone
+model_args() {  # vmaf: vmaf_v0.6.1 (the default model); neg: with vmaf_v0.6.1neg; v1: vmaf_v1.0.16_3d0h; a feature alone
   case $1 in
     neg) echo "--model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg:name=vmaf_neg" ;;
     v1) echo "--model version=vmaf_v1.0.16_3d0h" ;;
-    cambi) echo "--no_prediction --feature cambi" ;;
+    cambi|ciede|float_motion) echo "--no_prediction --feature $1" ;;
   esac
 }
 run() {  # run TOOL SIZE THREADS MODEL -> fps
