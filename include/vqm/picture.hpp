@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vqm/detail/big_buffer.hpp"
 #include "vqm/error.hpp"
 
 namespace vqm {
@@ -328,7 +329,7 @@ class picture {
  private:
   picture_format format_{};
   std::array<std::size_t, 3> offset_{};
-  std::vector<std::byte> storage_;
+  vqm::detail::big_vector<std::byte> storage_;
 };
 
 }  // namespace vqm

@@ -1,6 +1,9 @@
 // picture_format / picture geometry: plane sizes for every chroma format and odd sizes, file layout.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
+#include "vqm/detail/big_buffer.hpp"
 #include "vqm/picture.hpp"
 #include "common/test_namespace.hpp"
 
@@ -53,6 +56,27 @@ TEST(picture, rejects_zero_size_and_bad_depth) {
   picture p;
   EXPECT_THROW(p.reset(picture_format{0, 4}), error);
   EXPECT_THROW(p.reset(picture_format{4, 4, chroma_format::yuv420, 17}), error);
+}
+
+// A 1080p picture's storage comes 2 MiB-aligned (huge pages on Linux), zero-filled, and survives growth
+// and copies like any vector; small blocks stay ordinary allocations.
+TEST(picture, large_storage_is_aligned_for_huge_pages_and_zeroed) {
+  picture p(picture_format{1920, 1080, chroma_format::yuv420, 8});
+  const auto bytes = p.bytes();
+  ASSERT_EQ(bytes.size(), 1920u * 1080u * 3u / 2u);
+#if defined(__linux__)
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(bytes.data()) % (std::uintptr_t{2} << 20), 0u);
+#endif
+  std::size_t nonzero = 0;
+  for (const std::byte b : bytes) nonzero += b != std::byte{0};
+  EXPECT_EQ(nonzero, 0u);
+  bytes[bytes.size() - 1] = std::byte{7};
+  const picture copy = p;
+  EXPECT_EQ(copy.bytes()[bytes.size() - 1], std::byte{7});
+  p.reset(picture_format{3840, 2160, chroma_format::yuv444, 16});  // grows: a new block, contents zero
+  EXPECT_EQ(p.bytes()[bytes.size() - 1], std::byte{0});
+  detail::big_vector<std::int32_t> small(16, 5), moved = std::move(small);
+  EXPECT_EQ(moved[15], 5);
 }
 
 TEST(picture_format, describe) { EXPECT_EQ(describe(picture_format{176, 99, chroma_format::yuv422, 10}), "176x99 4:2:2 10-bit"); }

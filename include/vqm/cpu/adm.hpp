@@ -243,7 +243,7 @@ VQM_CPU_INLINE void score_s(workspace& ws, int s, int w, int h, const adm_reques
     const i32* const orow[3] = {ob[0] + o, ob[1] + o, ob[2] + o};
     const i32* const trow[3] = {tb[0] + o, tb[1] + o, tb[2] + o};
     // decoupling at gain limit el into rr/ar with this row's angle flags
-    const auto decouple_to = [&](std::vector<i32>* rr, std::vector<i32>* ar, double el) {
+    const auto decouple_to = [&](buf<i32>* rr, buf<i32>* ar, double el) {
       int j = e.c0;
       for (; Avx2 && j + 4 <= e.c1; j += 4) {
         const vl4 fl = vl4{flags[j], flags[j + 1], flags[j + 2], flags[j + 3]};

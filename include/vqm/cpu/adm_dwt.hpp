@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "vqm/detail/big_buffer.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/picture.hpp"
 #include "vqm/tables/adm.hpp"
@@ -52,20 +53,23 @@ struct lanes<8> {
   using s = std::int16_t __attribute__((vector_size(16)));
 };
 
+template <class T>
+using buf = vqm::detail::big_vector<T>;  // whole-plane bands: huge pages (detail/big_buffer.hpp)
+
 struct workspace {
   // scale 0: bands of ref (0..3 = a, h, v, d) and dis (4..7); scales >= 1: the same in int32.
-  std::vector<i16> b16[8];
-  std::vector<i32> b32[8];
-  std::vector<i32> a32[2];                    // band a of the previous scale, widened (scales 1..3 input)
-  std::vector<i16> row16[2];                  // scale-0 vertical-pass rows (padded)
-  std::vector<i32> row32[2];                  // scale >= 1 vertical-pass rows (padded)
-  std::vector<i16> rst16[3], add16[3];        // scale 0 decoupled bands
-  std::vector<i32> rst32[3], add32[3];        // scales 1..3
-  std::vector<i16> rst16b[3], add16b[3];      // the same at a run's second gain limit (VMAF and NEG)
-  std::vector<i32> rst32b[3], add32b[3];
-  std::vector<i32> fsum[2], cen[2];           // masker Σ_b F_b and Σ_b centre term: [0] DLM (from add), [1] AIM (from rst)
-  std::vector<i32> vsum, thr;                 // threshold rows
-  std::vector<i64> flags;                     // angle flags of one row (scales >= 1), all-ones / zero
+  buf<i16> b16[8];
+  buf<i32> b32[8];
+  buf<i32> a32[2];                            // band a of the previous scale, widened (scales 1..3 input)
+  buf<i16> row16[2];                          // scale-0 vertical-pass rows (padded)
+  buf<i32> row32[2];                          // scale >= 1 vertical-pass rows (padded)
+  buf<i16> rst16[3], add16[3];                // scale 0 decoupled bands
+  buf<i32> rst32[3], add32[3];                // scales 1..3
+  buf<i16> rst16b[3], add16b[3];              // the same at a run's second gain limit (VMAF and NEG)
+  buf<i32> rst32b[3], add32b[3];
+  buf<i32> fsum[2], cen[2];                   // masker Σ_b F_b and Σ_b centre term: [0] DLM (from add), [1] AIM (from rst)
+  buf<i32> vsum, thr;                         // threshold rows
+  buf<i64> flags;                             // angle flags of one row (scales >= 1), all-ones / zero
 };
 
 template <class V>

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "vqm/detail/big_buffer.hpp"
 #include "vqm/cpu/kernel_api.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/error.hpp"
@@ -275,7 +276,7 @@ class motion_state {
 
   std::uint32_t width_ = 0, height_ = 0;
   std::size_t bytes_ = 1, ring_ = 0;
-  std::vector<std::byte> store_;
+  vqm::detail::big_vector<std::byte> store_;
   std::atomic<std::size_t> count_{0};
 };
 

@@ -46,7 +46,7 @@ template <class T>
 }
 
 template <isa L, class T>
-inline void downsample(const source& in, int s, unsigned bpc, std::vector<std::uint16_t>& out, workspace& ws) {
+inline void downsample(const source& in, int s, unsigned bpc, vqm::detail::big_vector<std::uint16_t>& out, workspace& ws) {
   const auto f = tables::vif_filter_of(s + 1);
   const int H = f.half, w = in.w, h = in.h, ow = w / 2, oh = h / 2;
   const int shift = s == 0 ? static_cast<int>(bpc) : 16;

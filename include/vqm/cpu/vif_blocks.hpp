@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "vqm/detail/big_buffer.hpp"
 #include "vqm/cpu/simd.hpp"
 #include "vqm/tables/vif.hpp"
 
@@ -54,7 +55,7 @@ VQM_CPU_INLINE std::int64_t log_of_double(double x) noexcept {
 
 // Scratch of one thread, grown as needed and reused from frame to frame.
 struct workspace {
-  std::array<std::vector<std::uint16_t>, 4> img_r, img_d;  // scales 1..3 (index = scale)
+  std::array<vqm::detail::big_vector<std::uint16_t>, 4> img_r, img_d;  // scales 1..3 (index = scale)
   std::vector<std::uint32_t> cache;                        // squares of the ring of source rows
   std::vector<int> cache_row;                              // which source row each ring slot holds
   std::vector<std::uint32_t> lines;                        // 8 padded vertical-pass lines
