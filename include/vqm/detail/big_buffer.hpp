@@ -28,9 +28,18 @@ struct big_allocator {
   template <class U>
   big_allocator(const big_allocator<U>&) noexcept {}  // NOLINT: rebinding, as std::allocator
 
+  // Whether n elements take the huge-page path (allocate and deallocate must agree on it).
+  [[nodiscard]] static constexpr bool big(std::size_t n) noexcept {
+#if defined(__linux__)
+    return n > 0 && n <= (~std::size_t{0} - huge) / sizeof(T) && n * sizeof(T) >= threshold;
+#else
+    return (void)n, false;
+#endif
+  }
+
   [[nodiscard]] T* allocate(std::size_t n) {
 #if defined(__linux__)
-    if (n > 0 && n <= (~std::size_t{0} - huge) / sizeof(T) && n * sizeof(T) >= threshold) {
+    if (big(n)) {
       const std::size_t bytes = (n * sizeof(T) + huge - 1) / huge * huge;
       void* p = std::aligned_alloc(huge, bytes);
       if (!p) throw std::bad_alloc();
@@ -41,9 +50,7 @@ struct big_allocator {
     return std::allocator<T>().allocate(n);
   }
   void deallocate(T* p, std::size_t n) noexcept {
-#if defined(__linux__)
-    if (n > 0 && n * sizeof(T) >= threshold) return std::free(p);
-#endif
+    if (big(n)) return std::free(p);
     std::allocator<T>().deallocate(p, n);
   }
   template <class U>
