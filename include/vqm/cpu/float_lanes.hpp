@@ -41,7 +41,7 @@ struct lanes<16> {
 
 template <class V, class T>
 VQM_CPU_INLINE V splat(T v) noexcept {
-  V r;
+  V r{};  // initialised: GCC 12 at -O1 cannot see the loop writes every lane (-Wmaybe-uninitialized)
   for (int i = 0; i < static_cast<int>(sizeof r / sizeof v); ++i) r[i] = v;
   return r;
 }
