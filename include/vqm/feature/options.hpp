@@ -206,6 +206,18 @@ template <class O>
   return {"string", range};
 }
 
+// The suffix from its parts (option name, text), in strcmp order of the names. Not a template: one sort for
+// every option table, not one per table in every translation unit (compile time).
+[[nodiscard]] inline std::string join_suffix(std::vector<std::pair<std::string_view, std::string>>& parts) {
+  std::sort(parts.begin(), parts.end(),
+            [](const std::pair<std::string_view, std::string>& a, const std::pair<std::string_view, std::string>& b) {
+              return a.first < b.first;
+            });
+  std::string s;
+  for (const auto& p : parts) s += p.second;
+  return s;
+}
+
 }  // namespace detail
 
 // Calls f(entry) for each entry of O's table, in table order.
@@ -253,10 +265,7 @@ template <OptionTable O>
     }
     parts.emplace_back(e.name, std::move(part));
   });
-  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::string s;
-  for (const auto& p : parts) s += p.second;
-  return s;
+  return detail::join_suffix(parts);
 }
 
 // O's table as text, in table order.
