@@ -93,23 +93,17 @@ struct scored {
   std::string backend;
 };
 
+#if VQM_HAVE_VULKAN
+// The run on Vulkan when it is wanted and starts; empty: the CPU runs. Compiled in a translation unit of its
+// own (score_vulkan.cpp): the Vulkan half of the program builds beside the rest, not after it (CI time).
+[[nodiscard]] std::optional<scored> score_on_vulkan(const options& o, const run_config& cfg, opened_inputs& in,
+                                                    const note_printer& note, shard_part* part);
+#endif
+
 [[nodiscard]] inline scored score(const options& o, const run_config& cfg, opened_inputs& in, const note_printer& note,
                                   shard_part* part = nullptr) {
-  const auto dis = in.distorted();
-  const std::span<io::frame_source* const> dis_span(dis);
 #if VQM_HAVE_VULKAN
-  std::optional<Vulkan> vk;
-  if (vulkan_wanted(o, note)) {
-    int device = o.gpu_id;
-    if (!o.devices.empty()) {
-      const auto chosen = select_devices(o.devices, vulkan::list_devices());
-      if (chosen.size() > 1)
-        return {run_on_vulkan_devices(chosen, o, cfg, in, part), "vulkan"};
-      device = chosen.front();  // one device: --gpu-id's run
-    }
-    start_vulkan(o, note, vk, device);
-  }
-  if (vk) return {run(*vk, vk->frames_in_flight(), cfg, *in.ref, dis_span, part), "vulkan"};
+  if (auto on_vulkan = score_on_vulkan(o, cfg, in, note, part)) return std::move(*on_vulkan);
 #else
   if (o.backend == "vulkan") fail_without_vulkan();
   if (o.backend == "auto") note("this vqm was built without the Vulkan backend; using the CPU");
@@ -117,7 +111,10 @@ struct scored {
   if (o.gpu_id >= 0 && o.backend == "cpu") note("--gpu-id is ignored on the CPU backend");
   const unsigned threads = o.threads ? o.threads : 1;
   Cpu cpu(threads);
-  return {run(cpu, frames_in_flight(threads, in.ref->format()), cfg, *in.ref, dis_span, part), "cpu"};
+  const auto dis = in.distorted();
+  return {run(cpu, frames_in_flight(threads, in.ref->format()), cfg, *in.ref, std::span<io::frame_source* const>(dis),
+              part),
+          "cpu"};
 }
 
 }  // namespace vqm::cli
