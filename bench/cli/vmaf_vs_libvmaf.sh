@@ -47,7 +47,7 @@ run() {  # run TOOL SIZE THREADS MODEL -> fps
     t0=$(date +%s.%N); "$LIBVMAF" -r $D/${s}_ref.y4m -d $D/${s}_x264crf30.y4m "${args[@]}" >/dev/null 2>&1 || return 1
   else
     args=(--threads "$t" -q --json -o /dev/null $(model_args "$m"))
-    t0=$(date +%s.%N); VQM_CPU_ISA=${ISA:-avx512} "$VQM" -r $D/${s}_ref.y4m -d $D/${s}_x264crf30.y4m "${args[@]}" >/dev/null 2>&1 || return 1
+    t0=$(date +%s.%N); env ${ISA:+VQM_CPU_ISA=$ISA} "$VQM" -r $D/${s}_ref.y4m -d $D/${s}_x264crf30.y4m "${args[@]}" >/dev/null 2>&1 || return 1
   fi
   t1=$(date +%s.%N)
   python3 -c "print(f'{$FRAMES/($t1-$t0):.2f}')"

@@ -1,7 +1,7 @@
 // vqm_bench_vmaf_kernels: VMAF's integer ADM and VIF (SPEC-vmaf Parts I and II) and cambi (SPEC-vmaf-v1 Part A,
 // default options) per frame, single thread, on the Cpu kernels: the scalar reference (none for cambi) and the
 // optimised kernel at each instruction-set level
-// (baseline, avx2, avx512: cpu::set_max_isa; a level this machine lacks is skipped with a message).
+// (baseline, avx2, avx512, avx512vnni: cpu::set_max_isa; a level this machine lacks is skipped with a message).
 // 576x324 (the astronaut fixture pair) and 1080p (mirror-tiled), 8-bit, frames in memory; Time = ms per
 // frame, counter fps. The whole model through a session: vqm_bench_vmaf.
 //
@@ -81,7 +81,7 @@ void register_feature(const char* name) {
   using vqm::cpu::isa;
   for (const auto& r : vqm::bench::cpu_resolutions)
     for (const variant v : {variant{true}, variant{false, isa::baseline}, variant{false, isa::avx2},
-                            variant{false, isa::avx512}}) {
+                            variant{false, isa::avx512}, variant{false, isa::avx512vnni}}) {
       const std::string label = v.reference ? "reference" : std::string(vqm::cpu::isa_name(v.level));
       benchmark::RegisterBenchmark((std::string(name) + "/" + label + "/" + r.name).c_str(), bench_kernel<Feature>, r, v)
           ->Unit(benchmark::kMillisecond);
@@ -113,7 +113,7 @@ void bench_cambi(benchmark::State& state, resolution r, vqm::cpu::isa level) {
   register_feature<vif_feature>("vif");
   using vqm::cpu::isa;
   for (const auto& r : vqm::bench::cpu_resolutions)
-    for (const isa level : {isa::baseline, isa::avx2, isa::avx512})
+    for (const isa level : {isa::baseline, isa::avx2, isa::avx512, isa::avx512vnni})
       benchmark::RegisterBenchmark(("cambi/" + std::string(vqm::cpu::isa_name(level)) + "/" + r.name).c_str(),
                                    bench_cambi, r, level)
           ->Unit(benchmark::kMillisecond);

@@ -86,6 +86,24 @@ void expect_same(const vqm::ssim_partials& a, const vqm::ssim_partials& b, const
 
 constexpr std::uint32_t all_depths[] = {8, 10, 12, 16};
 
+// The level names round-trip (VQM_CPU_ISA takes them), anything else is refused, and the levels this
+// machine runs are a prefix of the order (a cap between two levels is meaningful).
+TEST(CpuIsa, NamesRoundTripAndLevelsAreOrdered) {
+  for (const isa i : {isa::baseline, isa::avx2, isa::avx512, isa::avx512vnni}) {
+    isa back = isa::baseline;
+    ASSERT_TRUE(vqm::cpu::parse_isa(vqm::cpu::isa_name(i), back)) << name(i);
+    EXPECT_EQ(back, i) << name(i);
+  }
+  isa out = isa::avx2;
+  EXPECT_FALSE(vqm::cpu::parse_isa("avx512_vnni", out));
+  EXPECT_FALSE(vqm::cpu::parse_isa("", out));
+  EXPECT_EQ(out, isa::avx2);
+  const auto levels = paths();
+  ASSERT_FALSE(levels.empty());
+  for (std::size_t k = 0; k < levels.size(); ++k) EXPECT_EQ(static_cast<std::size_t>(levels[k]), k);
+  EXPECT_EQ(levels.back(), vqm::cpu::detected_isa());
+}
+
 TEST(CpuKernels, SseMatchesReference) {
   for (auto path : paths()) {
     isa_guard g(path);

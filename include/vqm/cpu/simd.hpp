@@ -38,28 +38,29 @@
 
 namespace vqm::cpu {
 
-// Instruction sets the kernels can use, in increasing order. avx512: AVX-512 F+BW+VL+DQ (Skylake-SP, Zen 4
-// and later); a kernel without an AVX-512 path runs its AVX2 one there.
-enum class isa : int { baseline = 0, avx2 = 1, avx512 = 2 };
+// Instruction sets the kernels can use, in increasing order. avx512: AVX-512 F+BW+VL+DQ (Skylake-SP and
+// later); avx512vnni: that + AVX512_VNNI (Ice Lake, Zen 4 and later). A kernel without a path of a level
+// runs the one below it there.
+enum class isa : int { baseline = 0, avx2 = 1, avx512 = 2, avx512vnni = 3 };
 
 [[nodiscard]] constexpr std::string_view isa_name(isa i) noexcept {
-  return i == isa::avx512 ? "avx512" : i == isa::avx2 ? "avx2" : "baseline";
+  return i == isa::avx512vnni ? "avx512vnni" : i == isa::avx512 ? "avx512" : i == isa::avx2 ? "avx2" : "baseline";
 }
-// "baseline", "avx2" or "avx512" (also "scalar"/"sse2" for baseline); false for anything else.
+// "baseline", "avx2", "avx512" or "avx512vnni" (also "scalar"/"sse2" for baseline); false for anything else.
 [[nodiscard]] constexpr bool parse_isa(std::string_view s, isa& out) noexcept {
-  for (const isa i : {isa::baseline, isa::avx2, isa::avx512})
+  for (const isa i : {isa::baseline, isa::avx2, isa::avx512, isa::avx512vnni})
     if (s == isa_name(i)) return out = i, true;
   if (s == "scalar" || s == "sse2") return out = isa::baseline, true;
   return false;
 }
 
 namespace detail {
-// The cap starts at the highest level, or at $VQM_CPU_ISA (baseline|avx2|avx512) so that a whole run —
+// The cap starts at the highest level, or at $VQM_CPU_ISA (baseline|avx2|avx512|avx512vnni) so that a whole run —
 // the CLI, a benchmark — can be held to a lower level (e.g. an AVX2-only comparison); an unknown value is
 // ignored, as an unset one.
 inline std::atomic<int>& isa_limit() noexcept {
   static std::atomic<int> limit{[] {
-    isa i = isa::avx512;
+    isa i = isa::avx512vnni;
     if (const char* env = std::getenv("VQM_CPU_ISA")) (void)parse_isa(env, i);
     return static_cast<int>(i);
   }()};
@@ -106,7 +107,8 @@ namespace vqm::cpu {
     if (!__builtin_cpu_supports("avx2")) return isa::baseline;
     const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-    return avx512 ? isa::avx512 : isa::avx2;
+    if (!avx512) return isa::avx2;
+    return __builtin_cpu_supports("avx512vnni") ? isa::avx512vnni : isa::avx512;
   }();
   return best;
 #else

@@ -59,7 +59,7 @@ inline void downsample(const source& in, int s, unsigned bpc, vqm::detail::big_v
     const int i = 2 * oi;
     for (int k = 0; k <= 2 * H; ++k) rows[static_cast<std::size_t>(k)] = row_of<T>(in, fold(i - H + k, h));
 #if VQM_CPU_X86
-    if constexpr (L == isa::avx512) x86::down_vertical_avx512<T>(rows.data(), f.taps, H, shift, w, line);
+    if constexpr (L >= isa::avx512) x86::down_vertical_avx512<T>(rows.data(), f.taps, H, shift, w, line);
     else if constexpr (L == isa::avx2) x86::down_vertical_avx2<T>(rows.data(), f.taps, H, shift, w, line);
     else
 #endif
@@ -70,7 +70,7 @@ inline void downsample(const source& in, int s, unsigned bpc, vqm::detail::big_v
     }
     std::uint16_t* dst = out.data() + static_cast<std::size_t>(oi) * ow;
 #if VQM_CPU_X86
-    if constexpr (L == isa::avx512) x86::down_horizontal_avx512(line, f.taps, H, ow, dst);
+    if constexpr (L >= isa::avx512) x86::down_horizontal_avx512(line, f.taps, H, ow, dst);
     else if constexpr (L == isa::avx2) x86::down_horizontal_avx2(line, f.taps, H, ow, dst);
     else
 #endif
@@ -164,7 +164,7 @@ inline sums statistics(const source& X, const source& Y, int s, unsigned bpc, li
 
 #if VQM_CPU_X86
 template <isa L, class T, bool Split>
-using rows_for = std::conditional_t<L == isa::avx512, x86::avx512_rows<T, Split>,
+using rows_for = std::conditional_t<L >= isa::avx512, x86::avx512_rows<T, Split, L == isa::avx512vnni>,
                                     std::conditional_t<L == isa::avx2, x86::avx2_rows<T, Split>, base_rows<T, Split>>>;
 #else
 template <isa, class T, bool Split>
@@ -242,6 +242,7 @@ VQM_CPU_KERNEL void vif_limits(const plane_view& ref, const plane_view& dis, uns
 #if VQM_CPU_KERNEL_BODIES
 {
 #if VQM_CPU_X86
+  if (active_isa() >= isa::avx512vnni) return vif_detail::run<isa::avx512vnni>(ref, dis, bpc, q, two, b, out, out2);
   if (active_isa() >= isa::avx512) return vif_detail::run<isa::avx512>(ref, dis, bpc, q, two, b, out, out2);
   if (active_isa() >= isa::avx2) return vif_detail::run<isa::avx2>(ref, dis, bpc, q, two, b, out, out2);
 #endif

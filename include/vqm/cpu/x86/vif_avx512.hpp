@@ -1,6 +1,6 @@
-// AVX-512 (F+BW+VL+DQ) part of the Cpu VIF kernel: the building blocks of x86/vif.hpp at 32 int16 lanes
-// (vpmaddwd zmm) and the per-pixel stage at 16 positions (two sets of 8 double lanes, the table parts of
-// LOG gathered under a lane mask). The same integers and the same IEEE double operations as the scalar
+// AVX-512 (F+BW+VL+DQ; + VNNI at the avx512vnni level) part of the Cpu VIF kernel: the building blocks of
+// x86/vif.hpp at 32 int16 lanes (vpmaddwd zmm, or vpdpwssd) and the per-pixel stage at 16 positions (two
+// sets of 8 double lanes, the table parts of LOG gathered under a lane mask). The same integers and the same IEEE double operations as the scalar
 // blocks (cpu/vif_blocks.hpp), each rounded separately (no FMA).
 #pragma once
 
@@ -31,6 +31,30 @@ VQM_CPU_AVX512 inline __m512i mulhi_round512(__m512i a, __m512i b) noexcept {
   const __m512i e = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epu32(a, b), r), 32);
   const __m512i o = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), r);
   return _mm512_mask_blend_epi32(0xaaaa, e, o);
+}
+
+// acc + the pair sums of the int16 products of a and c per int32 lane, wrapping: add(madd(a, c)), or with
+// Vnni the one instruction vpdpwssd (the same integers; a madd pair sum never overflows here, every tap is
+// below 2^15). As asm, so that these functions stay compiled for AVX-512 F/BW/VL/DQ: only the avx512vnni
+// level runs it.
+template <bool Vnni>
+VQM_CPU_AVX512 inline __m512i dot_acc(__m512i acc, __m512i a, __m512i c) noexcept {
+  if constexpr (Vnni) {
+    asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(c), "v"(a));
+    return acc;
+  } else {
+    return _mm512_add_epi32(acc, _mm512_madd_epi16(a, c));
+  }
+}
+// dot_acc of the 32 int16 at p (unaligned), read by the instruction itself.
+template <bool Vnni>
+VQM_CPU_AVX512 inline __m512i dot_acc_at(__m512i acc, const std::int16_t* p, __m512i c) noexcept {
+  if constexpr (Vnni) {
+    asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(c), "m"(*reinterpret_cast<const __m512i_u*>(p)));
+    return acc;
+  } else {
+    return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_loadu_si512(p), c));
+  }
 }
 
 VQM_CPU_AVX512 inline __m512d barrier512(__m512d v) noexcept {
@@ -183,7 +207,7 @@ VQM_CPU_AVX512 inline void squares32_avx512(const T* x, const T* y, int n, std::
 
 // Σ over tap pairs of one cached quantity at 32 columns, true sums: lo holds columns 8b..8b+3 of each
 // 128-bit block b, hi columns 8b+4..8b+7 (the order of unpacklo/hi, which packs_epi32 undoes).
-template <int S>
+template <int S, bool Vnni>
 VQM_CPU_AVX512 inline void vsum32(const std::int16_t* const* rows, std::size_t qoff, int j, __m512i& lo,
                                   __m512i& hi) noexcept {
   constexpr tap_pairs tp = pairs_of(S);
@@ -194,8 +218,8 @@ VQM_CPU_AVX512 inline void vsum32(const std::int16_t* const* rows, std::size_t q
     const __m512i c = set32(tp.coef[static_cast<std::size_t>(p)]);
     const __m512i a = _mm512_loadu_si512(rows[o] + qoff + j);
     const __m512i b = _mm512_loadu_si512(rows[o + 1] + qoff + j);
-    al = _mm512_add_epi32(al, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), c));
-    ah = _mm512_add_epi32(ah, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), c));
+    al = dot_acc<Vnni>(al, _mm512_unpacklo_epi16(a, b), c);
+    ah = dot_acc<Vnni>(ah, _mm512_unpackhi_epi16(a, b), c);
   }
   const __m512i bias = set32(static_cast<std::int32_t>(0x80000000u));
   lo = _mm512_xor_si512(al, bias);
@@ -209,7 +233,7 @@ VQM_CPU_AVX512 inline void store32(std::int16_t* p, __m512i lo, __m512i hi) noex
 }
 
 // §7.1 for 32 columns at a time (as vertical16_avx2).
-template <int S, bool Split>
+template <int S, bool Split, bool Vnni>
 VQM_CPU_AVX512 inline void vertical32_avx512(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
                                              std::int16_t* const* L) noexcept {
   const __m512i rm = set32(static_cast<std::int32_t>(1u << (p.sh_mean - 1)));
@@ -220,20 +244,20 @@ VQM_CPU_AVX512 inline void vertical32_avx512(const std::int16_t* const* rows, st
   for (int j = 0; j < w; j += 32) {
     const std::size_t o = static_cast<std::size_t>(j + p.H);
     __m512i a, b;
-    vsum32<S>(rows, 0 * cs, j, a, b);
+    vsum32<S, Vnni>(rows, 0 * cs, j, a, b);
     store32(L[0] + o, _mm512_srl_epi32(_mm512_add_epi32(a, rm), shm), _mm512_srl_epi32(_mm512_add_epi32(b, rm), shm));
-    vsum32<S>(rows, 1 * cs, j, a, b);
+    vsum32<S, Vnni>(rows, 1 * cs, j, a, b);
     store32(L[1] + o, _mm512_srl_epi32(_mm512_add_epi32(a, rm), shm), _mm512_srl_epi32(_mm512_add_epi32(b, rm), shm));
     for (int q = 0; q < 3; ++q) {
       __m512i v0, v1;
       if constexpr (Split) {
         __m512i h0, h1, l0, l1;
-        vsum32<S>(rows, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
-        vsum32<S>(rows, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
+        vsum32<S, Vnni>(rows, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
+        vsum32<S, Vnni>(rows, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
         v0 = _mm512_add_epi32(_mm512_sll_epi32(h0, sa), _mm512_srl_epi32(_mm512_add_epi32(l0, rq), sb));
         v1 = _mm512_add_epi32(_mm512_sll_epi32(h1, sa), _mm512_srl_epi32(_mm512_add_epi32(l1, rq), sb));
       } else {
-        vsum32<S>(rows, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
+        vsum32<S, Vnni>(rows, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
       }
       store32(L[2 + 2 * q] + o, _mm512_srli_epi32(v0, 16), _mm512_srli_epi32(v1, 16));
       store32(L[3 + 2 * q] + o, _mm512_and_si512(v0, lo16), _mm512_and_si512(v1, lo16));
@@ -247,7 +271,7 @@ VQM_CPU_AVX512 inline __m512i hi_lo512(__m512i h, __m512i l, __m512i r16) noexce
 }
 
 // §7.2 + §8 for one row, 32 columns at a time, even and odd columns in separate lanes (as horizontal16_avx2).
-template <int S, bool Two>
+template <int S, bool Two, bool Vnni>
 VQM_CPU_AVX512 inline void horizontal32_avx512(const std::int16_t* const* L, int w, limits lim, sums& out) noexcept {
   constexpr tap_pairs tp = pairs_of(S);
   const __m512i z = _mm512_setzero_si512();
@@ -265,8 +289,8 @@ VQM_CPU_AVX512 inline void horizontal32_avx512(const std::int16_t* const* L, int
       for (int p = 0; p < tp.n; ++p) {
         const std::int16_t* src = L[q] + j + tp.off[static_cast<std::size_t>(p)];
         const __m512i c = set32(tp.coef[static_cast<std::size_t>(p)]);
-        ae = _mm512_add_epi32(ae, _mm512_madd_epi16(_mm512_loadu_si512(src), c));
-        ao = _mm512_add_epi32(ao, _mm512_madd_epi16(_mm512_loadu_si512(src + 1), c));
+        ae = dot_acc_at<Vnni>(ae, src, c);
+        ao = dot_acc_at<Vnni>(ao, src + 1, c);
       }
       e[q] = _mm512_xor_si512(ae, bias);
       o[q] = _mm512_xor_si512(ao, bias);
@@ -328,7 +352,8 @@ VQM_CPU_AVX512 inline void down_horizontal_avx512(const std::uint32_t* line, con
   if (o < ow) down_horizontal_base(line, taps, H, o, ow, out);
 }
 
-// The AVX-512 building blocks of one scale, for i16_rows.
+// The AVX-512 building blocks of one scale, for i16_rows; Vnni: the filters' multiply-adds as vpdpwssd.
+template <bool Vnni>
 struct avx512_kernels {
   static constexpr int lanes = 32;
   template <class T, bool Split>
@@ -338,15 +363,15 @@ struct avx512_kernels {
   template <int S, bool Split>
   static void vertical(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
                        std::int16_t* const* L) noexcept {
-    vertical32_avx512<S, Split>(rows, cs, p, w, L);
+    vertical32_avx512<S, Split, Vnni>(rows, cs, p, w, L);
   }
   template <int S, bool Two>
   static void horizontal(const std::int16_t* const* L, int w, limits lim, sums& out) noexcept {
-    horizontal32_avx512<S, Two>(L, w, lim, out);
+    horizontal32_avx512<S, Two, Vnni>(L, w, lim, out);
   }
 };
-template <class T, bool Split>
-using avx512_rows = i16_rows<avx512_kernels, T, Split>;
+template <class T, bool Split, bool Vnni>
+using avx512_rows = i16_rows<avx512_kernels<Vnni>, T, Split>;
 
 }  // namespace vqm::cpu::vif_detail::x86
 
