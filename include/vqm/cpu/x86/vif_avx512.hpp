@@ -70,17 +70,14 @@ VQM_CPU_AVX512 inline __m256i half512(__m512i v, int half) noexcept {
   return half ? _mm512_extracti64x4_epi64(v, 1) : _mm512_castsi512_si256(v);
 }
 
-// The low dwords of the 64-bit lanes of a (lanes 0..7) and b (lanes 8..15).
-VQM_CPU_AVX512 inline __m512i low_dwords512(__m512i a, __m512i b) noexcept {
-  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
-}
-
 // Of 16 integer-valued doubles in [2^17, 2^53) (lanes 0..7 in a, 8..15 in b): the table index (the 15 bits
 // below the leading one) and the biased exponent, as int32 lanes.
+// Both sit in the high dword of each double (sign 0): the exponent in its bits 20..30, the index in 5..19.
 VQM_CPU_AVX512 inline void log_parts512_pd(__m512d a, __m512d b, __m512i& idx, __m512i& e) noexcept {
-  const __m512i ba = _mm512_castpd_si512(a), bb = _mm512_castpd_si512(b);
-  idx = _mm512_and_si512(low_dwords512(_mm512_srli_epi64(ba, 37), _mm512_srli_epi64(bb, 37)), set32(0x7fff));
-  e = _mm512_and_si512(low_dwords512(_mm512_srli_epi64(ba, 52), _mm512_srli_epi64(bb, 52)), set32(0x7ff));
+  const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  const __m512i hi = _mm512_permutex2var_epi32(_mm512_castpd_si512(a), odd, _mm512_castpd_si512(b));
+  idx = _mm512_and_si512(_mm512_srli_epi32(hi, 5), set32(0x7fff));
+  e = _mm512_srli_epi32(hi, 20);
 }
 
 // Of 16 int32 lanes in [2^17, 2^31): the table index and k = bit length − 16 (as log_parts_epi32).
