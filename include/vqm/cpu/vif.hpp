@@ -2,7 +2,7 @@
 // input and every instruction-set path.
 //
 // Row streaming per scale: the vertical pass of output row i (x, y and the squares of each source row are
-// cached once in a ring of 2H+1 rows), the mirrored line, then the horizontal pass fused with the per-pixel
+// cached once in a ring of 2H+3 rows; on AVX-512 rows i and i + 2 together), the mirrored line, then the horizontal pass fused with the per-pixel
 // stage. Exactness: every integer sum is computed modulo 2^32 where its true value is known to lie in
 // [0, 2^32) (SPEC §13); sums that need more bits are split into the Q16 high and low halves of their
 // inputs (Σc·v = 2^16·Σc·hi + Σc·lo) and the rounding shift is applied to the halves (vertical_combine).
@@ -119,24 +119,27 @@ inline sums statistics(const source& X, const source& Y, int s, unsigned bpc, li
   const auto f = tables::vif_filter_of(s);
   const int H = f.half, w = X.w, h = X.h, n = 2 * H + 1;
   const vparams vp{f.taps, H, s == 0 ? static_cast<int>(bpc) : 16, s == 0 ? 2 * (static_cast<int>(bpc) - 8) : 16};
-  Rows rows(ws, s, w, vp, n);
-  ws.cache_row.assign(static_cast<std::size_t>(n), -1);
+  // a ring of n + 2 source rows: a window of n, or of n + 2 for a pair of output rows i, i + 2
+  const int ring = n + 2;
+  Rows rows(ws, s, w, vp, ring);
+  ws.cache_row.assign(static_cast<std::size_t>(ring), -1);
   const tap_rows<typename Rows::sample> src(X, Y, stale_r, stale_d, ws);
   sums acc;
-  for (int i = 0; i < h; ++i) {
-    for (int k = 0; k < n; ++k) {
-      const int r = i - H + k, key = src.key(r);
-      const auto slot = static_cast<std::size_t>(key % n);
+  const auto window = [&](int first, int taps) {  // source rows first − H .. first − H + taps − 1
+    for (int k = 0; k < taps; ++k) {
+      const int r = first - H + k, key = src.key(r);
+      const auto slot = static_cast<std::size_t>(key % ring);
       if (ws.cache_row[slot] != key) {
         rows.fill(slot, src.x(r), src.y(r));
         ws.cache_row[slot] = key;
       }
       rows.take(k, slot, src.x(r), src.y(r));
     }
-    rows.vertical();
-    // mirror the line (§4.1), or the stale values of the previous scale's last line (§4.3)
+  };
+  // mirror the line (§4.1), or the stale values of the previous scale's last line (§4.3)
+  const auto mirror = [&](int set) {
     for (int q = 0; q < 8; ++q) {
-      auto* l = rows.line(q);
+      auto* l = rows.line(q, set);
       for (int p = 1; p <= H; ++p) {
         if (w >= 2) {
           l[H - p] = l[H + fold(-p, w)];
@@ -149,14 +152,34 @@ inline sums statistics(const source& X, const source& Y, int s, unsigned bpc, li
         }
       }
     }
-    rows.horizontal(lim, two, acc);
+  };
+  int i = 0;
+  // Output rows i, i + 2 share all but one of their tap pairs (pairs of rows two apart): where the rows type
+  // can, their vertical passes run together, rows i, i + 2 then i + 1, i + 3. The last row runs alone, so
+  // that line set 0 holds it for the carry below.
+  if constexpr (Rows::pairs)
+    if (s < 3 && w >= 2)
+      for (; i + 3 < h - 1; i += 4)
+        for (int first = i; first < i + 2; ++first) {
+          window(first, n + 2);
+          rows.vertical_pair();
+          mirror(0);
+          mirror(1);
+          rows.horizontal(lim, two, acc, 0);
+          rows.horizontal(lim, two, acc, 1);
+        }
+  for (; i < h; ++i) {
+    window(i, n);
+    rows.vertical();
+    mirror(0);
+    rows.horizontal(lim, two, acc, 0);
   }
   // what this scale leaves for the next one: the padded lines of its last row
   const std::size_t used = static_cast<std::size_t>(w + 2 * H);
   ws.carry.resize(8 * used);
   for (int q = 0; q < 8; ++q)
     for (std::size_t k = 0; k < used; ++k)
-      ws.carry[static_cast<std::size_t>(q) * used + k] = Rows::to_carry(rows.line(q)[k]);
+      ws.carry[static_cast<std::size_t>(q) * used + k] = Rows::to_carry(rows.line(q, 0)[k]);
   ws.carry_half = H;
   ws.has_carry = true;
   return acc;

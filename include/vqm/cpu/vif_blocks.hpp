@@ -262,7 +262,8 @@ struct base_rows {
     ws.cache.assign(static_cast<std::size_t>(n) * nq * cs, 0);
     L.base = ws.lines.data();
   }
-  [[nodiscard]] std::uint32_t* line(int q) const noexcept { return L[q]; }
+  static constexpr bool pairs = false;  // no vertical_pair()
+  [[nodiscard]] std::uint32_t* line(int q, int) const noexcept { return L[q]; }
   [[nodiscard]] std::uint32_t* slot(std::size_t k) const noexcept { return ws.cache.data() + k * nq * cs; }
   void fill(std::size_t k, const T* x, const T* y) noexcept { squares_base<T, Split>(x, y, w, slot(k), cs); }
   void take(int k, std::size_t at, const T* x, const T* y) noexcept {
@@ -271,7 +272,7 @@ struct base_rows {
     sq[static_cast<std::size_t>(k)] = slot(at);
   }
   void vertical() noexcept { vertical_base<T, Split>(xr.data(), yr.data(), sq.data(), cs, vp, 0, w, L); }
-  void horizontal(limits lim, bool two, sums& acc) noexcept {
+  void horizontal(limits lim, bool two, sums& acc, int) noexcept {
     if (two) horizontal_base<true>(L, vp.taps, vp.H, w, lim, acc);
     else horizontal_base<false>(L, vp.taps, vp.H, w, lim, acc);
   }

@@ -202,25 +202,36 @@ VQM_CPU_AVX512 inline void squares32_avx512(const T* x, const T* y, int n, std::
   }
 }
 
-// Σ over tap pairs of one cached quantity at 32 columns, true sums: lo holds columns 8b..8b+3 of each
-// 128-bit block b, hi columns 8b+4..8b+7 (the order of unpacklo/hi, which packs_epi32 undoes).
-template <int S, bool Vnni>
-VQM_CPU_AVX512 inline void vsum32(const std::int16_t* const* rows, std::size_t qoff, int j, __m512i& lo,
-                                  __m512i& hi) noexcept {
+// Σ over tap pairs of one cached quantity at 32 columns, true sums, for R output rows: lo holds columns
+// 8b..8b+3 of each 128-bit block b, hi columns 8b+4..8b+7 (the order of unpacklo/hi, which packs_epi32
+// undoes). R = 2: rows i and i + 2 from the window rows[0 .. n + 1]; the interleaved pair (rows[2p],
+// rows[2p + 1]) is row i's pair p and row i + 2's pair p − 1 (scales 0..2, whose pairs are two rows apart).
+template <int S, bool Vnni, int R>
+VQM_CPU_AVX512 inline void vsum32(const std::int16_t* const* rows, std::size_t qoff, int j, __m512i (&lo)[R],
+                                  __m512i (&hi)[R]) noexcept {
   constexpr tap_pairs tp = pairs_of(S);
-  __m512i al = _mm512_setzero_si512(), ah = _mm512_setzero_si512();
+  static_assert(R == 1 || S < 3);
+  __m512i al[R], ah[R];
+  for (int r = 0; r < R; ++r) al[r] = ah[r] = _mm512_setzero_si512();
 #pragma GCC unroll 16
-  for (int p = 0; p < tp.n; ++p) {
-    const int o = tp.off[static_cast<std::size_t>(p)];
-    const __m512i c = set32(tp.coef[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < tp.n + R - 1; ++p) {
+    const int o = R == 1 ? tp.off[static_cast<std::size_t>(p)] : 2 * p;
     const __m512i a = _mm512_loadu_si512(rows[o] + qoff + j);
     const __m512i b = _mm512_loadu_si512(rows[o + 1] + qoff + j);
-    al = dot_acc<Vnni>(al, _mm512_unpacklo_epi16(a, b), c);
-    ah = dot_acc<Vnni>(ah, _mm512_unpackhi_epi16(a, b), c);
+    const __m512i ul = _mm512_unpacklo_epi16(a, b), uh = _mm512_unpackhi_epi16(a, b);
+    for (int r = 0; r < R; ++r) {
+      const int t = p - r;  // this pair's tap pair in output row r
+      if (t < 0 || t >= tp.n) continue;
+      const __m512i c = set32(tp.coef[static_cast<std::size_t>(t)]);
+      al[r] = dot_acc<Vnni>(al[r], ul, c);
+      ah[r] = dot_acc<Vnni>(ah[r], uh, c);
+    }
   }
   const __m512i bias = set32(static_cast<std::int32_t>(0x80000000u));
-  lo = _mm512_xor_si512(al, bias);
-  hi = _mm512_xor_si512(ah, bias);
+  for (int r = 0; r < R; ++r) {
+    lo[r] = _mm512_xor_si512(al[r], bias);
+    hi[r] = _mm512_xor_si512(ah[r], bias);
+  }
 }
 
 // lo/hi of vsum32 (values < 2^16) → 32 int16 (v − 32768) in natural order.
@@ -229,10 +240,10 @@ VQM_CPU_AVX512 inline void store32(std::int16_t* p, __m512i lo, __m512i hi) noex
   put512(p, _mm512_packs_epi32(_mm512_sub_epi32(lo, off), _mm512_sub_epi32(hi, off)));
 }
 
-// §7.1 for 32 columns at a time (as vertical16_avx2).
-template <int S, bool Split, bool Vnni>
+// §7.1 for 32 columns at a time (as vertical16_avx2), for R output rows: row r's lines are Ls[r][0..7].
+template <int S, bool Split, bool Vnni, int R>
 VQM_CPU_AVX512 inline void vertical32_avx512(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
-                                             std::int16_t* const* L) noexcept {
+                                             std::int16_t* const* const (&Ls)[R]) noexcept {
   const __m512i rm = set32(static_cast<std::int32_t>(1u << (p.sh_mean - 1)));
   const __m128i shm = _mm_cvtsi32_si128(p.sh_mean);
   const __m512i lo16 = set32(0xffff);
@@ -240,24 +251,29 @@ VQM_CPU_AVX512 inline void vertical32_avx512(const std::int16_t* const* rows, st
   const __m512i rq = set32(static_cast<std::int32_t>(1u << (p.sh_sq - 1)));
   for (int j = 0; j < w; j += 32) {
     const std::size_t o = static_cast<std::size_t>(j + p.H);
-    __m512i a, b;
-    vsum32<S, Vnni>(rows, 0 * cs, j, a, b);
-    store32(L[0] + o, _mm512_srl_epi32(_mm512_add_epi32(a, rm), shm), _mm512_srl_epi32(_mm512_add_epi32(b, rm), shm));
-    vsum32<S, Vnni>(rows, 1 * cs, j, a, b);
-    store32(L[1] + o, _mm512_srl_epi32(_mm512_add_epi32(a, rm), shm), _mm512_srl_epi32(_mm512_add_epi32(b, rm), shm));
+    __m512i a[R], b[R];
+    for (int q = 0; q < 2; ++q) {
+      vsum32<S, Vnni, R>(rows, static_cast<std::size_t>(q) * cs, j, a, b);
+      for (int r = 0; r < R; ++r)
+        store32(Ls[r][q] + o, _mm512_srl_epi32(_mm512_add_epi32(a[r], rm), shm), _mm512_srl_epi32(_mm512_add_epi32(b[r], rm), shm));
+    }
     for (int q = 0; q < 3; ++q) {
-      __m512i v0, v1;
+      __m512i v0[R], v1[R];
       if constexpr (Split) {
-        __m512i h0, h1, l0, l1;
-        vsum32<S, Vnni>(rows, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
-        vsum32<S, Vnni>(rows, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
-        v0 = _mm512_add_epi32(_mm512_sll_epi32(h0, sa), _mm512_srl_epi32(_mm512_add_epi32(l0, rq), sb));
-        v1 = _mm512_add_epi32(_mm512_sll_epi32(h1, sa), _mm512_srl_epi32(_mm512_add_epi32(l1, rq), sb));
+        __m512i h0[R], h1[R], l0[R], l1[R];
+        vsum32<S, Vnni, R>(rows, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
+        vsum32<S, Vnni, R>(rows, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
+        for (int r = 0; r < R; ++r) {
+          v0[r] = _mm512_add_epi32(_mm512_sll_epi32(h0[r], sa), _mm512_srl_epi32(_mm512_add_epi32(l0[r], rq), sb));
+          v1[r] = _mm512_add_epi32(_mm512_sll_epi32(h1[r], sa), _mm512_srl_epi32(_mm512_add_epi32(l1[r], rq), sb));
+        }
       } else {
-        vsum32<S, Vnni>(rows, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
+        vsum32<S, Vnni, R>(rows, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
       }
-      store32(L[2 + 2 * q] + o, _mm512_srli_epi32(v0, 16), _mm512_srli_epi32(v1, 16));
-      store32(L[3 + 2 * q] + o, _mm512_and_si512(v0, lo16), _mm512_and_si512(v1, lo16));
+      for (int r = 0; r < R; ++r) {
+        store32(Ls[r][2 + 2 * q] + o, _mm512_srli_epi32(v0[r], 16), _mm512_srli_epi32(v1[r], 16));
+        store32(Ls[r][3 + 2 * q] + o, _mm512_and_si512(v0[r], lo16), _mm512_and_si512(v1[r], lo16));
+      }
     }
   }
 }
@@ -353,6 +369,7 @@ VQM_CPU_AVX512 inline void down_horizontal_avx512(const std::uint32_t* line, con
 template <bool Vnni>
 struct avx512_kernels {
   static constexpr int lanes = 32;
+  static constexpr bool pairs = true;
   template <class T, bool Split>
   static void squares(const T* x, const T* y, int n, std::int16_t* out, std::size_t cs) noexcept {
     squares32_avx512<T, Split>(x, y, n, out, cs);
@@ -360,7 +377,14 @@ struct avx512_kernels {
   template <int S, bool Split>
   static void vertical(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
                        std::int16_t* const* L) noexcept {
-    vertical32_avx512<S, Split, Vnni>(rows, cs, p, w, L);
+    std::int16_t* const* const Ls[1] = {L};
+    vertical32_avx512<S, Split, Vnni, 1>(rows, cs, p, w, Ls);
+  }
+  template <int S, bool Split>
+  static void vertical_pair(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
+                            std::int16_t* const* La, std::int16_t* const* Lb) noexcept {
+    std::int16_t* const* const Ls[2] = {La, Lb};
+    vertical32_avx512<S, Split, Vnni, 2>(rows, cs, p, w, Ls);
   }
   template <int S, bool Two>
   static void horizontal(const std::int16_t* const* L, int w, limits lim, sums& out) noexcept {
