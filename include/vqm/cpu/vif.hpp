@@ -2,7 +2,7 @@
 // input and every instruction-set path.
 //
 // Row streaming per scale: the vertical pass of output row i (x, y and the squares of each source row are
-// cached once in a ring of 2H+3 rows; on AVX-512 rows i and i + 2 together), the mirrored line, then the horizontal pass fused with the per-pixel
+// cached once in a ring of 2H+1 rows, 2H+7 on AVX-512 where rows i, i + 2, i + 4, i + 6 go together), the mirrored line, then the horizontal pass fused with the per-pixel
 // stage. Exactness: every integer sum is computed modulo 2^32 where its true value is known to lie in
 // [0, 2^32) (SPEC §13); sums that need more bits are split into the Q16 high and low halves of their
 // inputs (Σc·v = 2^16·Σc·hi + Σc·lo) and the rounding shift is applied to the halves (vertical_combine).
@@ -119,8 +119,11 @@ inline sums statistics(const source& X, const source& Y, int s, unsigned bpc, li
   const auto f = tables::vif_filter_of(s);
   const int H = f.half, w = X.w, h = X.h, n = 2 * H + 1;
   const vparams vp{f.taps, H, s == 0 ? static_cast<int>(bpc) : 16, s == 0 ? 2 * (static_cast<int>(bpc) - 8) : 16};
-  // a ring of n + 2 source rows: a window of n, or of n + 2 for a pair of output rows i, i + 2
-  const int ring = n + 2;
+  // Output rows i, i + 2, …, i + 2(R − 1) share all but a few of their tap pairs (pairs of rows two apart):
+  // where the rows type takes R > 1 rows at once, their vertical passes run together from one window of
+  // n + 2(R − 1) source rows, rows i, i + 2, … then i + 1, i + 3, …; the ring holds that many rows.
+  constexpr int R = Rows::batch;
+  const int ring = n + 2 * (R - 1);
   Rows rows(ws, s, w, vp, ring);
   ws.cache_row.assign(static_cast<std::size_t>(ring), -1);
   const tap_rows<typename Rows::sample> src(X, Y, stale_r, stale_d, ws);
@@ -154,19 +157,18 @@ inline sums statistics(const source& X, const source& Y, int s, unsigned bpc, li
     }
   };
   int i = 0;
-  // Output rows i, i + 2 share all but one of their tap pairs (pairs of rows two apart): where the rows type
-  // can, their vertical passes run together, rows i, i + 2 then i + 1, i + 3. The last row runs alone, so
-  // that line set 0 holds it for the carry below.
-  if constexpr (Rows::pairs)
+  // Scales 0..2 (scale 3's pairs are one row apart); the last row runs alone, so that line set 0 holds it
+  // for the carry below.
+  if constexpr (R > 1)
     if (s < 3 && w >= 2)
-      for (; i + 3 < h - 1; i += 4)
+      for (; i + 2 * R - 1 < h - 1; i += 2 * R)
         for (int first = i; first < i + 2; ++first) {
-          window(first, n + 2);
-          rows.vertical_pair();
-          mirror(0);
-          mirror(1);
-          rows.horizontal(lim, two, acc, 0);
-          rows.horizontal(lim, two, acc, 1);
+          window(first, ring);
+          rows.vertical_batch();
+          for (int t = 0; t < R; ++t) {
+            mirror(t);
+            rows.horizontal(lim, two, acc, t);
+          }
         }
   for (; i < h; ++i) {
     window(i, n);

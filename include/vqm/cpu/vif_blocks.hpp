@@ -262,7 +262,7 @@ struct base_rows {
     ws.cache.assign(static_cast<std::size_t>(n) * nq * cs, 0);
     L.base = ws.lines.data();
   }
-  static constexpr bool pairs = false;  // no vertical_pair()
+  static constexpr int batch = 1;  // one output row at a time
   [[nodiscard]] std::uint32_t* line(int q, int) const noexcept { return L[q]; }
   [[nodiscard]] std::uint32_t* slot(std::size_t k) const noexcept { return ws.cache.data() + k * nq * cs; }
   void fill(std::size_t k, const T* x, const T* y) noexcept { squares_base<T, Split>(x, y, w, slot(k), cs); }

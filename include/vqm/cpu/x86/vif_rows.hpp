@@ -14,7 +14,7 @@ namespace vqm::cpu::vif_detail::x86 {
 // The AVX2 building blocks of one scale, for i16_rows.
 struct avx2_kernels {
   static constexpr int lanes = 16;  // int16 columns per step
-  static constexpr bool pairs = false;  // no vertical_pair
+  static constexpr int batch = 1;  // no vertical_batch
   template <class T, bool Split>
   static void squares(const T* x, const T* y, int n, std::int16_t* out, std::size_t cs) noexcept {
     squares16_avx2<T, Split>(x, y, n, out, cs);
@@ -31,27 +31,27 @@ struct avx2_kernels {
 };
 
 // i16_rows: base_rows (cpu/vif_blocks.hpp) in int16 (v − 32768), K::lanes columns at a time, on the
-// building blocks of one instruction set K (avx2_kernels, avx512_kernels). With K::pairs, two sets of lines:
-// vertical_pair() fills set 0 for output row i and set 1 for row i + 2 from a window of n + 2 rows.
+// building blocks of one instruction set K (avx2_kernels, avx512_kernels). With K::batch = R > 1, R sets of
+// lines: vertical_batch() fills set t for output row i + 2t from a window of n + 2(R − 1) rows.
 template <class K, class T, bool Split>
 struct i16_rows {
   using sample = T;
   static constexpr int nq = Split ? 8 : 5;
-  static constexpr bool pairs = K::pairs;
+  static constexpr int batch = K::batch;
   workspace& ws;
   int s, w, n;  // n: the filter's taps
   vparams vp;
   std::size_t cs;
-  std::array<std::int16_t*, 16> L{};  // line q of set t at L[8t + q]
-  std::array<const std::int16_t*, 20> rows{};
+  std::array<std::int16_t*, 8 * batch> L{};  // line q of set t at L[8t + q]
+  std::array<const std::int16_t*, 18 + 2 * (batch - 1)> rows{};
 
   i16_rows(workspace& ws_, int s_, int w_, const vparams& vp_, int ring)
       : ws(ws_), s(s_), w(w_), n(2 * vp_.H + 1), vp(vp_),
         cs(static_cast<std::size_t>(((w + K::lanes - 1) / K::lanes) * K::lanes + slack)) {
     const std::size_t ls = cs + static_cast<std::size_t>(2 * vp.H + slack);
-    ws.lines16.assign((pairs ? 16 : 8) * ls, 0);
+    ws.lines16.assign(8 * batch * ls, 0);
     ws.cache16.assign(static_cast<std::size_t>(ring) * nq * cs, 0);
-    for (std::size_t q = 0; q < (pairs ? 16u : 8u); ++q) L[q] = ws.lines16.data() + q * ls;
+    for (std::size_t q = 0; q < L.size(); ++q) L[q] = ws.lines16.data() + q * ls;
   }
   [[nodiscard]] std::int16_t* line(int q, int set) const noexcept { return L[static_cast<std::size_t>(8 * set + q)]; }
   [[nodiscard]] std::int16_t* slot(std::size_t k) const noexcept { return ws.cache16.data() + k * nq * cs; }
@@ -66,14 +66,15 @@ struct i16_rows {
       default: K::template vertical<3, Split>(rows.data(), cs, vp, w, L.data()); break;
     }
   }
-  // rows i (set 0) and i + 2 (set 1) from rows[0 .. n + 1], the window of both; scales 0..2 only (their tap
+  // rows i + 2t (set t) from rows[0 .. n + 2(batch − 1) − 1], the window of all; scales 0..2 only (their tap
   // pairs are two rows apart, so row i + 2's pair p is row i's pair p + 1).
-  void vertical_pair() noexcept {
-    rows[static_cast<std::size_t>(n + 2)] = rows[static_cast<std::size_t>(n + 1)];  // the zero-tap partner
+  void vertical_batch() noexcept {
+    const auto last = static_cast<std::size_t>(n + 2 * (batch - 1));
+    rows[last] = rows[last - 1];  // the zero-tap partner
     switch (s) {
-      case 0: K::template vertical_pair<0, Split>(rows.data(), cs, vp, w, L.data(), L.data() + 8); break;
-      case 1: K::template vertical_pair<1, Split>(rows.data(), cs, vp, w, L.data(), L.data() + 8); break;
-      default: K::template vertical_pair<2, Split>(rows.data(), cs, vp, w, L.data(), L.data() + 8); break;
+      case 0: K::template vertical_batch<0, Split>(rows.data(), cs, vp, w, L.data()); break;
+      case 1: K::template vertical_batch<1, Split>(rows.data(), cs, vp, w, L.data()); break;
+      default: K::template vertical_batch<2, Split>(rows.data(), cs, vp, w, L.data()); break;
     }
   }
   void horizontal(limits lim, bool two, sums& acc, int set) noexcept {
