@@ -2,7 +2,7 @@
 // input and every instruction-set path.
 //
 // Row streaming per scale: the vertical pass of output row i (x, y and the squares of each source row are
-// cached once in a ring of 2H+1 rows, 2H+7 on AVX-512 where rows i, i + 2, i + 4, i + 6 go together), the mirrored line, then the horizontal pass fused with the per-pixel
+// cached once in a ring of 2H+1 rows, 2H+7 on AVX2 and AVX-512, where rows i, i + 2, i + 4, i + 6 go together), the mirrored line, then the horizontal pass fused with the per-pixel
 // stage. Exactness: every integer sum is computed modulo 2^32 where its true value is known to lie in
 // [0, 2^32) (SPEC §13); sums that need more bits are split into the Q16 high and low halves of their
 // inputs (Σc·v = 2^16·Σc·hi + Σc·lo) and the rounding shift is applied to the halves (vertical_combine).

@@ -279,26 +279,36 @@ VQM_CPU_AVX2 inline void squares16_avx2(const T* x, const T* y, int n, std::int1
   }
 }
 
-// Σ over tap pairs of one cached quantity q at 16 columns, natural order: (cols 0..7, cols 8..15), true sums.
-template <int S>
-VQM_CPU_AVX2 inline void vsum16(const std::int16_t* const* rows, std::size_t qoff, int j, __m256i& lo8,
-                                __m256i& hi8) noexcept {
+// Σ over tap pairs of one cached quantity q at 16 columns, natural order: (cols 0..7, cols 8..15), true sums,
+// for R output rows (R > 1: rows i + 2r from one window, as vsum32 in x86/vif_avx512.hpp).
+template <int S, int R>
+VQM_CPU_AVX2 inline void vsum16(const std::int16_t* const* rows, std::size_t qoff, int j, __m256i (&lo8)[R],
+                                __m256i (&hi8)[R]) noexcept {
   constexpr tap_pairs tp = pairs_of(S);
-  __m256i al = _mm256_setzero_si256(), ah = _mm256_setzero_si256();
+  static_assert(R == 1 || S < 3);
+  __m256i al[R], ah[R];
+  for (int r = 0; r < R; ++r) al[r] = ah[r] = _mm256_setzero_si256();
 #pragma GCC unroll 16
-  for (int p = 0; p < tp.n; ++p) {
-    const int o = tp.off[static_cast<std::size_t>(p)];
-    const __m256i c = _mm256_set1_epi32(tp.coef[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < tp.n + R - 1; ++p) {
+    const int o = R == 1 ? tp.off[static_cast<std::size_t>(p)] : 2 * p;
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[o] + qoff + j));
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[o + 1] + qoff + j));
-    al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), c));
-    ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), c));
+    const __m256i ul = _mm256_unpacklo_epi16(a, b), uh = _mm256_unpackhi_epi16(a, b);
+    for (int r = 0; r < R; ++r) {
+      const int t = p - r;
+      if (t < 0 || t >= tp.n) continue;
+      const __m256i c = _mm256_set1_epi32(tp.coef[static_cast<std::size_t>(t)]);
+      al[r] = _mm256_add_epi32(al[r], _mm256_madd_epi16(ul, c));
+      ah[r] = _mm256_add_epi32(ah[r], _mm256_madd_epi16(uh, c));
+    }
   }
   const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
-  al = _mm256_xor_si256(al, bias);
-  ah = _mm256_xor_si256(ah, bias);
-  lo8 = _mm256_permute2x128_si256(al, ah, 0x20);
-  hi8 = _mm256_permute2x128_si256(al, ah, 0x31);
+  for (int r = 0; r < R; ++r) {
+    al[r] = _mm256_xor_si256(al[r], bias);
+    ah[r] = _mm256_xor_si256(ah[r], bias);
+    lo8[r] = _mm256_permute2x128_si256(al[r], ah[r], 0x20);
+    hi8[r] = _mm256_permute2x128_si256(al[r], ah[r], 0x31);
+  }
 }
 
 // Two uint32 vectors (values < 2^16) of 8 columns each → 16 int16 (v − 32768), natural order.
@@ -308,36 +318,41 @@ VQM_CPU_AVX2 inline void store16(std::int16_t* p, __m256i lo8, __m256i hi8) noex
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute4x64_epi64(v, 0xd8));
 }
 
-// §7.1 for 16 columns at a time (w rounded up): rows[k] = cache slot of tap row k (k = 0..2H, plus one
-// spare for the zero partner); writes the 8 int16 lines at offset H.
-template <int S, bool Split>
+// §7.1 for 16 columns at a time (w rounded up), for R output rows: rows[k] = cache slot of tap row k (k = 0..2H
+// + 2(R − 1), plus one spare for the zero partner); writes row r's 8 int16 lines Ls[r] at offset H.
+template <int S, bool Split, int R>
 VQM_CPU_AVX2 inline void vertical16_avx2(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
-                                         std::int16_t* const* L) noexcept {
+                                         std::int16_t* const* const (&Ls)[R]) noexcept {
   const __m256i rm = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_mean - 1)));
   const __m128i shm = _mm_cvtsi32_si128(p.sh_mean);
   const __m256i lo16 = _mm256_set1_epi32(0xffff);
+  const __m128i sa = _mm_cvtsi32_si128(16 - p.sh_sq), sb = _mm_cvtsi32_si128(p.sh_sq);
+  const __m256i rq = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_sq - 1)));
   for (int j = 0; j < w; j += 16) {
     const std::size_t o = static_cast<std::size_t>(j + p.H);
-    __m256i a, b;
-    vsum16<S>(rows, 0 * cs, j, a, b);
-    store16(L[0] + o, _mm256_srl_epi32(_mm256_add_epi32(a, rm), shm), _mm256_srl_epi32(_mm256_add_epi32(b, rm), shm));
-    vsum16<S>(rows, 1 * cs, j, a, b);
-    store16(L[1] + o, _mm256_srl_epi32(_mm256_add_epi32(a, rm), shm), _mm256_srl_epi32(_mm256_add_epi32(b, rm), shm));
+    __m256i a[R], b[R];
+    for (int q = 0; q < 2; ++q) {
+      vsum16<S, R>(rows, static_cast<std::size_t>(q) * cs, j, a, b);
+      for (int r = 0; r < R; ++r)
+        store16(Ls[r][q] + o, _mm256_srl_epi32(_mm256_add_epi32(a[r], rm), shm), _mm256_srl_epi32(_mm256_add_epi32(b[r], rm), shm));
+    }
     for (int q = 0; q < 3; ++q) {
-      __m256i v0, v1;
+      __m256i v0[R], v1[R];
       if constexpr (Split) {
-        __m256i h0, h1, l0, l1;
-        vsum16<S>(rows, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
-        vsum16<S>(rows, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
-        const __m128i sa = _mm_cvtsi32_si128(16 - p.sh_sq), sb = _mm_cvtsi32_si128(p.sh_sq);
-        const __m256i r = _mm256_set1_epi32(static_cast<int>(1u << (p.sh_sq - 1)));
-        v0 = _mm256_add_epi32(_mm256_sll_epi32(h0, sa), _mm256_srl_epi32(_mm256_add_epi32(l0, r), sb));
-        v1 = _mm256_add_epi32(_mm256_sll_epi32(h1, sa), _mm256_srl_epi32(_mm256_add_epi32(l1, r), sb));
+        __m256i h0[R], h1[R], l0[R], l1[R];
+        vsum16<S, R>(rows, static_cast<std::size_t>(2 + 2 * q) * cs, j, h0, h1);
+        vsum16<S, R>(rows, static_cast<std::size_t>(3 + 2 * q) * cs, j, l0, l1);
+        for (int r = 0; r < R; ++r) {
+          v0[r] = _mm256_add_epi32(_mm256_sll_epi32(h0[r], sa), _mm256_srl_epi32(_mm256_add_epi32(l0[r], rq), sb));
+          v1[r] = _mm256_add_epi32(_mm256_sll_epi32(h1[r], sa), _mm256_srl_epi32(_mm256_add_epi32(l1[r], rq), sb));
+        }
       } else {
-        vsum16<S>(rows, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
+        vsum16<S, R>(rows, static_cast<std::size_t>(2 + q) * cs, j, v0, v1);
       }
-      store16(L[2 + 2 * q] + o, _mm256_srli_epi32(v0, 16), _mm256_srli_epi32(v1, 16));
-      store16(L[3 + 2 * q] + o, _mm256_and_si256(v0, lo16), _mm256_and_si256(v1, lo16));
+      for (int r = 0; r < R; ++r) {
+        store16(Ls[r][2 + 2 * q] + o, _mm256_srli_epi32(v0[r], 16), _mm256_srli_epi32(v1[r], 16));
+        store16(Ls[r][3 + 2 * q] + o, _mm256_and_si256(v0[r], lo16), _mm256_and_si256(v1[r], lo16));
+      }
     }
   }
 }

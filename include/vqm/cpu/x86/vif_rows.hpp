@@ -14,7 +14,7 @@ namespace vqm::cpu::vif_detail::x86 {
 // The AVX2 building blocks of one scale, for i16_rows.
 struct avx2_kernels {
   static constexpr int lanes = 16;  // int16 columns per step
-  static constexpr int batch = 1;  // no vertical_batch
+  static constexpr int batch = 4;  // output rows i, i + 2, i + 4, i + 6 in one vertical pass (2: slower)
   template <class T, bool Split>
   static void squares(const T* x, const T* y, int n, std::int16_t* out, std::size_t cs) noexcept {
     squares16_avx2<T, Split>(x, y, n, out, cs);
@@ -22,7 +22,15 @@ struct avx2_kernels {
   template <int S, bool Split>
   static void vertical(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
                        std::int16_t* const* L) noexcept {
-    vertical16_avx2<S, Split>(rows, cs, p, w, L);
+    std::int16_t* const* const Ls[1] = {L};
+    vertical16_avx2<S, Split, 1>(rows, cs, p, w, Ls);
+  }
+  template <int S, bool Split>
+  static void vertical_batch(const std::int16_t* const* rows, std::size_t cs, const vparams& p, int w,
+                             std::int16_t* const* L) noexcept {
+    std::int16_t* const* Ls[batch];
+    for (int t = 0; t < batch; ++t) Ls[t] = L + 8 * t;
+    vertical16_avx2<S, Split, batch>(rows, cs, p, w, Ls);
   }
   template <int S, bool Two>
   static void horizontal(const std::int16_t* const* L, int w, limits lim, sums& out) noexcept {
