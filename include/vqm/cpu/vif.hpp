@@ -2,14 +2,16 @@
 // input and every instruction-set path.
 //
 // Row streaming per scale: the vertical pass of output row i (x, y and the squares of each source row are
-// cached once in a ring of 2H+1 rows, 2H+7 on AVX2 and AVX-512, where rows i, i + 2, i + 4, i + 6 go together), the mirrored line, then the horizontal pass fused with the per-pixel
-// stage. Exactness: every integer sum is computed modulo 2^32 where its true value is known to lie in
-// [0, 2^32) (SPEC §13); sums that need more bits are split into the Q16 high and low halves of their
-// inputs (Σc·v = 2^16·Σc·hi + Σc·lo) and the rounding shift is applied to the halves (vertical_combine).
-// The AVX2 and AVX-512 paths (x86/vif.hpp, x86/vif_avx512.hpp) store every quantity as int16 v − 32768 and filters with pmaddwd (pairs of taps, each
-// below 2^15; F3's centre tap is split in two), adding back 2^31 = 32768·Σc. The per-pixel doubles are the
-// IEEE operations of §8 in that order, each rounded separately (no FMA); the truncations are double
-// round-toward-zero, and LOG takes the bit length and the top 16 bits from the exactly converted value.
+// cached once in a ring of 2H+1 rows; 2H+7 on AVX2 and AVX-512, where rows i, i + 2, i + 4, i + 6 take one
+// vertical pass), the mirrored line, then the horizontal pass fused with the per-pixel stage. Exactness:
+// every integer sum is computed modulo 2^32 where its true value is known to lie in [0, 2^32) (SPEC §13);
+// sums that need more bits are split into the Q16 high and low halves of their inputs
+// (Σc·v = 2^16·Σc·hi + Σc·lo) and the rounding shift is applied to the halves (vertical_combine).
+// The AVX2 and AVX-512 paths (x86/vif.hpp, x86/vif_avx512.hpp) store every quantity as int16 v − 32768 and
+// filter with pmaddwd or vpdpwssd (pairs of taps, each below 2^15; F3's centre tap is split in two), adding
+// back 2^31 = 32768·Σc. The per-pixel doubles are the IEEE operations of §8 in that order, each rounded
+// separately (no FMA); the truncations are double round-toward-zero, and LOG takes the bit length and the
+// top 16 bits from the exactly converted value.
 #pragma once
 
 #include <algorithm>
