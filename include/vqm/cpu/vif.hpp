@@ -33,6 +33,7 @@
 #include "vqm/cpu/x86/vif.hpp"
 #include "vqm/cpu/x86/vif_rows.hpp"
 #include "vqm/cpu/x86/vif_avx512.hpp"
+#include "vqm/cpu/x86/vif_down8_avx512.hpp"
 #endif
 
 namespace vqm::cpu {
@@ -54,9 +55,25 @@ inline void downsample(const source& in, int s, unsigned bpc, vqm::detail::big_v
   const int shift = s == 0 ? static_cast<int>(bpc) : 16;
   out.assign(static_cast<std::size_t>(ow) * oh + slack, 0);
   if (ow == 0 || oh == 0) return;
+  std::array<const T*, 17> rows{};
+#if VQM_CPU_X86
+  if constexpr (L >= isa::avx512 && sizeof(T) == 1) {  // scale 0 → 1 of 8-bit input: an int16 line (f1's taps)
+    ws.dline16.assign(static_cast<std::size_t>(w + 2 * H + 2 * slack), 0);
+    std::int16_t* line = ws.dline16.data();
+    for (int oi = 0; oi < oh; ++oi) {
+      for (int k = 0; k <= 2 * H; ++k) rows[static_cast<std::size_t>(k)] = row_of<T>(in, fold(2 * oi - H + k, h));
+      x86::down8_vertical_avx512(rows.data(), w, line);
+      for (int p = 1; p <= H; ++p) {
+        line[H - p] = line[H + fold(-p, w)];
+        line[H + w - 1 + p] = line[H + fold(w - 1 + p, w)];
+      }
+      x86::down8_horizontal_avx512(line, ow, out.data() + static_cast<std::size_t>(oi) * ow);
+    }
+    return;
+  }
+#endif
   ws.dline.assign(static_cast<std::size_t>(w + 2 * H + slack), 0);
   std::uint32_t* line = ws.dline.data();
-  std::array<const T*, 17> rows{};
   for (int oi = 0; oi < oh; ++oi) {
     const int i = 2 * oi;
     for (int k = 0; k <= 2 * H; ++k) rows[static_cast<std::size_t>(k)] = row_of<T>(in, fold(i - H + k, h));

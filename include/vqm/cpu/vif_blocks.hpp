@@ -63,6 +63,7 @@ struct workspace {
   int carry_half = 0;
   bool has_carry = false;
   std::vector<std::uint32_t> dline;                        // downsampling line (padded)
+  std::vector<std::int16_t> dline16;                       // the same as int16 v − 32768 (8-bit, AVX-512)
   std::vector<std::uint16_t> stale_r, stale_d;             // one-row rule: the rows at ±1
   std::vector<std::int16_t> cache16, lines16;              // AVX2 path: the same, as int16 (v − 32768)
   std::array<std::vector<std::uint8_t>, 2> one8;           // one-row images: the rows at ±1 (ref, dis)
