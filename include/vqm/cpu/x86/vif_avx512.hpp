@@ -1,7 +1,7 @@
 // AVX-512 (F+BW+VL+DQ; + VNNI at the avx512vnni level) part of the Cpu VIF kernel: the building blocks of
 // x86/vif.hpp at 32 int16 lanes (vpmaddwd zmm, or vpdpwssd) and the per-pixel stage at 16 positions (two
-// sets of 8 double lanes, the table parts of LOG gathered under a lane mask). The same integers and the same IEEE double operations as the scalar
-// blocks (cpu/vif_blocks.hpp), each rounded separately (no FMA).
+// sets of 8 double lanes, the table parts of LOG gathered under a lane mask). The same integers and the
+// same IEEE double operations as the scalar blocks (cpu/vif_blocks.hpp), each rounded separately (no FMA).
 #pragma once
 
 #include <cstddef>
