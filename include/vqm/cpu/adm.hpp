@@ -146,11 +146,11 @@ VQM_CPU_INLINE void score0(workspace& ws, int w, int h, const adm_request& q, ro
     i16* const rrow[3] = {ws.rst16[0].data() + o, ws.rst16[1].data() + o, ws.rst16[2].data() + o};
     i16* const arow[3] = {ws.add16[0].data() + o, ws.add16[1].data() + o, ws.add16[2].data() + o};
     if (ro == role::single) {
-      decouple0_row<N, false>(orow, trow, rrow, arow, nullptr, nullptr, e.c0, e.c1, egl, egl);
+      decouple0_row<Avx2, N, false>(orow, trow, rrow, arow, nullptr, nullptr, e.c0, e.c1, egl, egl);
     } else if (ro == role::first) {
       i16* const rrow2[3] = {ws.rst16b[0].data() + o, ws.rst16b[1].data() + o, ws.rst16b[2].data() + o};
       i16* const arow2[3] = {ws.add16b[0].data() + o, ws.add16b[1].data() + o, ws.add16b[2].data() + o};
-      decouple0_row<N, true>(orow, trow, rrow, arow, rrow2, arow2, e.c0, e.c1, egl, egl2);
+      decouple0_row<Avx2, N, true>(orow, trow, rrow, arow, rrow2, arow2, e.c0, e.c1, egl, egl2);
     }
     // CSF (§8) and the masker sums for DLM (from add, m = 0) and AIM (from rst, m = 1)
     for (int m = 0; m < (q.skip_aim ? 1 : 2); ++m) {

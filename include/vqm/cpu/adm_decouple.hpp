@@ -113,7 +113,7 @@ VQM_CPU_INLINE typename lanes<N>::l angle_flag_v(typename lanes<N>::d oh, typena
 
 // One row of scale-0 decoupling over columns [c0, c1): 8 lanes on the AVX-512 instance (N = 8), then 4. With
 // Two, also at gain limit egl2 into rst2/add2 (a run of VMAF and NEG: the limit-free work once).
-template <int N, bool Two>
+template <bool Avx2, int N, bool Two>
 VQM_CPU_INLINE void decouple0_row(const i16* const ob[3], const i16* const tb[3], i16* const rst[3], i16* const add[3],
                                   i16* const rst2[3], i16* const add2[3], int c0, int c1, double egl,
                                   double egl2) noexcept {
@@ -123,6 +123,7 @@ VQM_CPU_INLINE void decouple0_row(const i16* const ob[3], const i16* const tb[3]
   int j = c0;
 #if VQM_CPU_X86
   if constexpr (N == 8) j = x86::decouple0_row_avx512<Two>(ob, tb, rst, add, rst2, add2, c0, c1, egl, egl2);
+  else if constexpr (Avx2) j = x86::decouple0_row_avx2<Two>(ob, tb, rst, add, rst2, add2, c0, c1, egl, egl2);
 #endif
   for (; j + 4 <= c1; j += 4) {
     const D oh = loadd<4>(ob[0] + j), ov = loadd<4>(ob[1] + j), th = loadd<4>(tb[0] + j), tv = loadd<4>(tb[1] + j);

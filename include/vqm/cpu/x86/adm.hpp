@@ -67,6 +67,92 @@ __attribute__((target("avx2"))) inline void vpass0_avx2(const Px* r0, const Px* 
   }
 }
 
+}  // namespace vqm::cpu::adm_detail::x86
+
+// §7 scale-0 decoupling on 4 double lanes (decouple0_v's operations in the same order, written with AVX2
+// intrinsics: GCC lowers the portable code's int32 round trips for trunc to six instructions where vroundpd
+// is one, and its selects to and/andnot/or). floor by round-down, the clamps by max/min, as x86/adm_avx512.hpp.
+VQM_CPU_AVX2_BEGIN
+namespace vqm::cpu::adm_detail::x86 {
+
+inline __m256d load4d_avx2(const i16* p) noexcept {
+  return _mm256_cvtepi32_pd(_mm_cvtepi16_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+}
+inline __m256d trunc4_avx2(__m256d x) noexcept { return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+
+// r, or where apply the gain-limited value (o > 0: min(r·e, t); else max(r·e, t))
+inline __m256d limit0_avx2(__m256d r, __m256d t, __m256d pos, __m256d apply, double egl) noexcept {
+  const __m256d xe = _mm256_mul_pd(r, _mm256_set1_pd(egl));
+  return _mm256_blendv_pd(r, trunc4_avx2(_mm256_blendv_pd(_mm256_max_pd(xe, t), _mm256_min_pd(xe, t), pos)), apply);
+}
+
+template <bool Two>
+inline __m256d decouple0_avx2(__m256d o, __m256d t, __m256d flag, double egl, double egl2, __m256d& r2) noexcept {
+  const __m256d zero = _mm256_setzero_pd();
+  const __m256d neg = _mm256_cmp_pd(o, zero, _CMP_LT_OQ), pos = _mm256_cmp_pd(o, zero, _CMP_GT_OQ);
+  const __m256d m = _mm256_blendv_pd(o, _mm256_sub_pd(zero, o), neg);
+  const __m256d mz = _mm256_cmp_pd(m, zero, _CMP_EQ_OQ);
+  const __m256d dm = trunc4_avx2(_mm256_div_pd(_mm256_set1_pd(1073741824.0), _mm256_blendv_pd(m, _mm256_set1_pd(1.0), mz)));
+  const __m256d ts = _mm256_blendv_pd(t, _mm256_sub_pd(zero, t), neg);
+  __m256d x = _mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(dm, ts), _mm256_set1_pd(16384.0)), _mm256_set1_pd(1.0 / 32768.0));
+  x = _mm256_min_pd(_mm256_max_pd(x, zero), _mm256_set1_pd(32768.0));
+  const __m256d k = _mm256_blendv_pd(trunc4_avx2(x), _mm256_set1_pd(32768.0), mz);
+  const __m256d r = _mm256_round_pd(
+      _mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(k, o), _mm256_set1_pd(16384.0)), _mm256_set1_pd(1.0 / 32768.0)),
+      _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m256d apply = _mm256_andnot_pd(mz, _mm256_and_pd(flag, _mm256_cmp_pd(k, zero, _CMP_GT_OQ)));
+  if constexpr (Two) r2 = limit0_avx2(r, t, pos, apply, egl2);
+  return limit0_avx2(r, t, pos, apply, egl);
+}
+
+// angle_flag_v on 4 positions (all-ones / zero lanes)
+inline __m256d f32_4096_avx2(__m256d v) noexcept {
+  return _mm256_mul_pd(_mm256_cvtps_pd(_mm256_cvtpd_ps(v)), _mm256_set1_pd(1.0 / 4096.0));
+}
+inline __m256d angle_flag_avx2(__m256d oh, __m256d ov, __m256d th, __m256d tv) noexcept {
+  const __m256d p = f32_4096_avx2(_mm256_add_pd(_mm256_mul_pd(oh, th), _mm256_mul_pd(ov, tv)));
+  const __m256d o = f32_4096_avx2(_mm256_add_pd(_mm256_mul_pd(oh, oh), _mm256_mul_pd(ov, ov)));
+  const __m256d t = f32_4096_avx2(_mm256_add_pd(_mm256_mul_pd(th, th), _mm256_mul_pd(tv, tv)));
+  const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(T::cos1_sq), o), t);
+  return _mm256_and_pd(_mm256_cmp_pd(p, _mm256_setzero_pd(), _CMP_GE_OQ), _mm256_cmp_pd(_mm256_mul_pd(p, p), rhs, _CMP_GE_OQ));
+}
+
+// rst and add = t − rst of 4 positions (int16, wrapped)
+inline void store_rst_add_avx2(__m256d r, const i16* t, i16* rst, i16* add) noexcept {
+  const __m128i lo16 = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m128i ri = _mm256_cvttpd_epi32(r);
+  const __m128i ti = _mm_cvtepi16_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(t)));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(rst), _mm_shuffle_epi8(ri, lo16));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(add), _mm_shuffle_epi8(_mm_sub_epi32(ti, ri), lo16));
+}
+
+// decouple0_row's positions [c0, c0 + 4·n) (with Two, at egl2 into rst2/add2 too); returns the first position
+// left to the caller.
+template <bool Two>
+inline int decouple0_row_avx2(const i16* const ob[3], const i16* const tb[3], i16* const rst[3], i16* const add[3],
+                              i16* const rst2[3], i16* const add2[3], int c0, int c1, double egl, double egl2) noexcept {
+  int j = c0;
+  for (; j + 4 <= c1; j += 4) {
+    const __m256d oh = load4d_avx2(ob[0] + j), ov = load4d_avx2(ob[1] + j);
+    const __m256d th = load4d_avx2(tb[0] + j), tv = load4d_avx2(tb[1] + j);
+    const __m256d flag = angle_flag_avx2(oh, ov, th, tv);
+    __m256d r2[3] = {};
+    const __m256d r[3] = {decouple0_avx2<Two>(oh, th, flag, egl, egl2, r2[0]),
+                          decouple0_avx2<Two>(ov, tv, flag, egl, egl2, r2[1]),
+                          decouple0_avx2<Two>(load4d_avx2(ob[2] + j), load4d_avx2(tb[2] + j), flag, egl, egl2, r2[2])};
+    for (int b = 0; b < 3; ++b) {
+      store_rst_add_avx2(r[b], tb[b] + j, rst[b] + j, add[b] + j);
+      if constexpr (Two) store_rst_add_avx2(r2[b], tb[b] + j, rst2[b] + j, add2[b] + j);
+    }
+  }
+  return j;
+}
+
+}  // namespace vqm::cpu::adm_detail::x86
+VQM_CPU_AVX2_END
+
+namespace vqm::cpu::adm_detail::x86 {
+
 #if !defined(__clang__)
 #define VQM_ADM_MUL_AVX2 1
 // GCC: the AVX2 widening multiplies as separate target("avx2") functions, inlined into the AVX2 kernel.
