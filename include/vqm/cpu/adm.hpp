@@ -389,7 +389,7 @@ VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned b
     const std::size_t n = static_cast<std::size_t>(nw) * nh;
     for (auto& buf : ws.b32) grow(buf, n);
     for (int p = 0; p < 2; ++p)
-      dwt_s(ws.a32[p].data(), w, h, s, ws, ws.b32[4 * p].data(), ws.b32[4 * p + 1].data(), ws.b32[4 * p + 2].data(),
+      dwt_s<Avx2>(ws.a32[p].data(), w, h, s, ws, ws.b32[4 * p].data(), ws.b32[4 * p + 1].data(), ws.b32[4 * p + 2].data(),
             ws.b32[4 * p + 3].data());
     w = nw;
     h = nh;
