@@ -62,8 +62,12 @@ VQM_CPU_INLINE i64 masked_row0(const i16* y, const i32* thr, int L, int R, u32 i
   using U = typename lanes<N>::u;
   const i64 rnd = i64{1} << (cb - 1);
   int j = L;
+  i64 sum = 0;
+#if VQM_CPU_X86
+  if constexpr (Avx2 && N == 4) j = x86::masked_row0_avx2(y, thr, L, R, irf, sub, sq, rsq, cb, sum);
+#endif
   V acc{};
-  for (; Avx2 && j + N <= R; j += N) {
+  for (; Avx2 && N == 8 && j + N <= R; j += N) {
     typename lanes<N>::s ys;
     typename lanes<N>::i ts;
     std::memcpy(&ys, y + j, sizeof ys);
@@ -76,7 +80,7 @@ VQM_CPU_INLINE i64 masked_row0(const i16* y, const i32* thr, int L, int R, u32 i
         (mul32<Avx2>(reinterpret_cast<U>(x), reinterpret_cast<U>(x)) + static_cast<u64>(rsq)) >> sq));
     acc += asr(mul32<Avx2>(x2, x) + rnd, U{} + static_cast<u64>(cb));
   }
-  i64 sum = hsum(acc);
+  sum += hsum(acc);
   for (; j < R; ++j) {
     const u32 xu = static_cast<u32>(static_cast<i32>(y[j])) * irf;
     const i32 xs = static_cast<i32>(xu);

@@ -148,6 +148,36 @@ inline int decouple0_row_avx2(const i16* const ob[3], const i16* const tb[3], i1
   return j;
 }
 
+// masked_row0's sum (§9.2) over [L, L + 8·n): the int32 stages (y·irf, |·|, − thr << sub, clamp at 0) in 8
+// lanes, the int64 ones in their even and odd halves (vpmuludq for x·x, vpmuldq for x2·x, which reads x2's low
+// dword as the portable code's wrap32 does). AVX2 has no 64-bit arithmetic shift: each term is shifted
+// logically with 2^62 added (|x2·x| < 2^62), and the 2^62 >> cb each term so carries is taken off the total
+// (mod 2^64, as the true sum fits int64). Adds to sum; returns the first position left.
+inline int masked_row0_avx2(const i16* y, const i32* thr, int L, int R, u32 irf, int sub, int sq, i64 rsq, int cb,
+                            i64& sum) noexcept {
+  const __m256i vir = _mm256_set1_epi32(static_cast<int>(irf)), zero = _mm256_setzero_si256();
+  const __m128i shs = _mm_cvtsi32_si128(sub), shq = _mm_cvtsi32_si128(sq), shc = _mm_cvtsi32_si128(cb);
+  const __m256i rq = _mm256_set1_epi64x(rsq);
+  constexpr u64 bias = u64{1} << 62;
+  const __m256i rb = _mm256_set1_epi64x(static_cast<i64>(bias + (u64{1} << (cb - 1))));
+  __m256i acc = zero;
+  int j = L;
+  u64 terms = 0;
+  for (; j + 8 <= R; j += 8, terms += 8) {
+    const __m256i yv = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(y + j)));
+    const __m256i th = _mm256_sll_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(thr + j)), shs);
+    const __m256i x = _mm256_max_epi32(_mm256_sub_epi32(_mm256_abs_epi32(_mm256_mullo_epi32(yv, vir)), th), zero);
+    for (const __m256i h : {x, _mm256_srli_epi64(x, 32)}) {
+      const __m256i x2 = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(h, h), rq), shq);
+      acc = _mm256_add_epi64(acc, _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epi32(x2, h), rb), shc));
+    }
+  }
+  alignas(32) u64 a[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(a), acc);
+  sum += static_cast<i64>(a[0] + a[1] + a[2] + a[3] - terms * (bias >> cb));
+  return j;
+}
+
 }  // namespace vqm::cpu::adm_detail::x86
 VQM_CPU_AVX2_END
 
