@@ -99,6 +99,9 @@ VQM_CPU_INLINE i64 masked_row_s(const i32* y, const i32* thr, int L, int R, u32 
   i64 sum = 0;
   const i64 rnd = i64{1} << (cs - 1);
   int j = L;
+#if VQM_CPU_X86
+  if constexpr (Avx2) j = x86::masked_row_s_avx2(y, thr, L, R, irf, cs, sum);
+#endif
   vl4 acc = splatl(0);
   for (; Avx2 && j + 4 <= R; j += 4) {
     const vl4 xs = csf_c<Avx2>(load4(y + j), irf);
@@ -108,7 +111,7 @@ VQM_CPU_INLINE i64 masked_row_s(const i32* y, const i32* thr, int L, int R, u32 
     const vl4 x2 = wrap32v(reinterpret_cast<vl4>((mul32<Avx2>(reinterpret_cast<vu4>(x), reinterpret_cast<vu4>(x)) + (u64{1} << 29)) >> 30));
     acc += asr(mul32<Avx2>(x2, x) + rnd, splatu(static_cast<u64>(cs)));
   }
-  sum = acc[0] + acc[1] + acc[2] + acc[3];
+  sum += acc[0] + acc[1] + acc[2] + acc[3];
   for (; j < R; ++j) {
     const i32 xs = static_cast<i32>(static_cast<u32>((static_cast<i64>(y[j]) * static_cast<i64>(irf) + (i64{1} << 27)) >> 28));
     const u32 ax = xs < 0 ? 0u - static_cast<u32>(xs) : static_cast<u32>(xs);

@@ -148,6 +148,22 @@ inline int decouple0_row_avx2(const i16* const ob[3], const i16* const tb[3], i1
   return j;
 }
 
+// The masking's int64 stage for 8 int32 lanes x >= 0: Σ (x2·x + rnd) >> c with x2 = wrap32((x·x + r) >> q),
+// each term shifted logically with masked_bias added (rb = bias + rnd); masked_total_avx2 takes the biases off.
+constexpr u64 masked_bias = u64{1} << 62;
+inline __m256i masked_terms_avx2(__m256i x, __m256i rq, __m128i shq, __m256i rb, __m128i shc, __m256i acc) noexcept {
+  for (const __m256i h : {x, _mm256_srli_epi64(x, 32)}) {
+    const __m256i x2 = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(h, h), rq), shq);
+    acc = _mm256_add_epi64(acc, _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epi32(x2, h), rb), shc));
+  }
+  return acc;
+}
+inline i64 masked_total_avx2(__m256i acc, u64 terms, int c) noexcept {
+  alignas(32) u64 a[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(a), acc);
+  return static_cast<i64>(a[0] + a[1] + a[2] + a[3] - terms * (masked_bias >> c));
+}
+
 // masked_row0's sum (§9.2) over [L, L + 8·n): the int32 stages (y·irf, |·|, − thr << sub, clamp at 0) in 8
 // lanes, the int64 ones in their even and odd halves (vpmuludq for x·x, vpmuldq for x2·x, which reads x2's low
 // dword as the portable code's wrap32 does). AVX2 has no 64-bit arithmetic shift: each term is shifted
@@ -158,8 +174,7 @@ inline int masked_row0_avx2(const i16* y, const i32* thr, int L, int R, u32 irf,
   const __m256i vir = _mm256_set1_epi32(static_cast<int>(irf)), zero = _mm256_setzero_si256();
   const __m128i shs = _mm_cvtsi32_si128(sub), shq = _mm_cvtsi32_si128(sq), shc = _mm_cvtsi32_si128(cb);
   const __m256i rq = _mm256_set1_epi64x(rsq);
-  constexpr u64 bias = u64{1} << 62;
-  const __m256i rb = _mm256_set1_epi64x(static_cast<i64>(bias + (u64{1} << (cb - 1))));
+  const __m256i rb = _mm256_set1_epi64x(static_cast<i64>(masked_bias + (u64{1} << (cb - 1))));
   __m256i acc = zero;
   int j = L;
   u64 terms = 0;
@@ -167,14 +182,36 @@ inline int masked_row0_avx2(const i16* y, const i32* thr, int L, int R, u32 irf,
     const __m256i yv = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(y + j)));
     const __m256i th = _mm256_sll_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(thr + j)), shs);
     const __m256i x = _mm256_max_epi32(_mm256_sub_epi32(_mm256_abs_epi32(_mm256_mullo_epi32(yv, vir)), th), zero);
-    for (const __m256i h : {x, _mm256_srli_epi64(x, 32)}) {
-      const __m256i x2 = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(h, h), rq), shq);
-      acc = _mm256_add_epi64(acc, _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epi32(x2, h), rb), shc));
-    }
+    acc = masked_terms_avx2(x, rq, shq, rb, shc, acc);
   }
-  alignas(32) u64 a[4];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(a), acc);
-  sum += static_cast<i64>(a[0] + a[1] + a[2] + a[3] - terms * (bias >> cb));
+  sum += masked_total_avx2(acc, terms, cb);
+  return j;
+}
+
+// masked_row_s's sum (§9.3) over [L, L + 8·n) as masked_row0_avx2; the CSF value wrap32((y·irf + 2^27) >> 28)
+// from |y|·irf (vpmuludq, < 2^63) in the even and odd halves, rounded as csf_c rounds, negated where y < 0.
+inline int masked_row_s_avx2(const i32* y, const i32* thr, int L, int R, u32 irf, int cs, i64& sum) noexcept {
+  const __m256i vir = _mm256_set1_epi64x(irf), zero = _mm256_setzero_si256();
+  const __m256i r27 = _mm256_set1_epi64x(i64{1} << 27), r27m = _mm256_set1_epi64x((i64{1} << 27) - 1);
+  const __m128i shq = _mm_cvtsi32_si128(30), shc = _mm_cvtsi32_si128(cs);
+  const __m256i rq = _mm256_set1_epi64x(i64{1} << 29);
+  const __m256i rb = _mm256_set1_epi64x(static_cast<i64>(masked_bias + (u64{1} << (cs - 1))));
+  __m256i acc = zero;
+  int j = L;
+  u64 terms = 0;
+  for (; j + 8 <= R; j += 8, terms += 8) {
+    const __m256i yv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + j));
+    const __m256i neg = _mm256_cmpgt_epi32(zero, yv), ay = _mm256_abs_epi32(yv);
+    const __m256i ue = _mm256_mul_epu32(ay, vir), uo = _mm256_mul_epu32(_mm256_srli_epi64(ay, 32), vir);
+    const __m256i pos = _mm256_blend_epi32(_mm256_srli_epi64(_mm256_add_epi64(ue, r27), 28),
+                                           _mm256_slli_epi64(_mm256_srli_epi64(_mm256_add_epi64(uo, r27), 28), 32), 0xaa);
+    const __m256i ngm = _mm256_blend_epi32(_mm256_srli_epi64(_mm256_add_epi64(ue, r27m), 28),
+                                           _mm256_slli_epi64(_mm256_srli_epi64(_mm256_add_epi64(uo, r27m), 28), 32), 0xaa);
+    const __m256i xs = _mm256_blendv_epi8(pos, _mm256_sub_epi32(zero, ngm), neg);
+    const __m256i x = _mm256_max_epi32(_mm256_sub_epi32(_mm256_abs_epi32(xs), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(thr + j))), zero);
+    acc = masked_terms_avx2(x, rq, shq, rb, shc, acc);
+  }
+  sum += masked_total_avx2(acc, terms, cs);
   return j;
 }
 
