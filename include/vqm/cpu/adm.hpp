@@ -64,10 +64,10 @@ VQM_CPU_INLINE i64 masked_row0(const i16* y, const i32* thr, int L, int R, u32 i
   int j = L;
   i64 sum = 0;
 #if VQM_CPU_X86
-  if constexpr (Avx2 && N == 4) j = x86::masked_row0_avx2(y, thr, L, R, irf, sub, sq, rsq, cb, sum);
+  if constexpr (Avx2) j = x86::masked_row0_avx2(y, thr, L, R, irf, sub, sq, rsq, cb, sum);
 #endif
   V acc{};
-  for (; Avx2 && N == 8 && j + N <= R; j += N) {
+  for (; Avx2 && j + N <= R; j += N) {
     typename lanes<N>::s ys;
     typename lanes<N>::i ts;
     std::memcpy(&ys, y + j, sizeof ys);
