@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "vqm/concepts/adm_kernel.hpp"
@@ -387,17 +388,15 @@ VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned b
       std::copy_n(out.den[0], 3, out2.den[0]);
     }
   }
-  for (int p = 0; p < 2; ++p) {
-    grow(ws.a32[p], n0);
-    for (std::size_t k = 0; k < n0; ++k) ws.a32[p][k] = ws.b16[4 * p][k];
-  }
   for (int s = 1; s < 4; ++s) {
     const int nw = (w + 1) / 2, nh = (h + 1) / 2;
     const std::size_t n = static_cast<std::size_t>(nw) * nh;
     for (auto& buf : ws.b32) grow(buf, n);
-    for (int p = 0; p < 2; ++p)
-      dwt_s<Avx2>(ws.a32[p].data(), w, h, s, ws, ws.b32[4 * p].data(), ws.b32[4 * p + 1].data(), ws.b32[4 * p + 2].data(),
-            ws.b32[4 * p + 3].data());
+    for (int p = 0; p < 2; ++p) {
+      i32* const out4[4] = {ws.b32[4 * p].data(), ws.b32[4 * p + 1].data(), ws.b32[4 * p + 2].data(), ws.b32[4 * p + 3].data()};
+      if (s == 1) dwt_s<Avx2>(ws.b16[4 * p].data(), w, h, s, ws, out4[0], out4[1], out4[2], out4[3]);
+      else dwt_s<Avx2>(ws.a32[p].data(), w, h, s, ws, out4[0], out4[1], out4[2], out4[3]);
+    }
     w = nw;
     h = nh;
     score_s<Avx2, N>(ws, s, w, h, q, two ? role::first : role::single, b, out);
@@ -406,7 +405,7 @@ VQM_CPU_INLINE void run(const plane_view& ref, const plane_view& dis, unsigned b
       std::copy_n(out.den[s], 3, out2.den[s]);
     }
     if (s < 3)
-      for (int p = 0; p < 2; ++p) std::copy_n(ws.b32[4 * p].data(), n, ws.a32[p].data());
+      for (int p = 0; p < 2; ++p) std::swap(ws.a32[p], ws.b32[4 * p]);  // band a: the next scale's input
   }
 }
 

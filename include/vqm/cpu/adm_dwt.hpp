@@ -60,7 +60,7 @@ struct workspace {
   // scale 0: bands of ref (0..3 = a, h, v, d) and dis (4..7); scales >= 1: the same in int32.
   buf<i16> b16[8];
   buf<i32> b32[8];
-  buf<i32> a32[2];                            // band a of the previous scale, widened (scales 1..3 input)
+  buf<i32> a32[2];                            // band a of the previous scale (scales 2, 3 input; swapped in)
   buf<i16> row16[2];                          // scale-0 vertical-pass rows (padded)
   buf<i32> row32[2];                          // scale >= 1 vertical-pass rows (padded)
   buf<i16> rst16[3], add16[3];                // scale 0 decoupled bands
@@ -183,57 +183,51 @@ VQM_CPU_INLINE void dwt0(const plane_view& p, unsigned bpc, bool lo_only, worksp
   }
 }
 
-// ---- scales 1..3 DWT (§4.4) on an int32 plane of W × H ----
-template <bool Avx2>
-VQM_CPU_INLINE void dwt_s(const i32* A, int W, int H, int s, workspace& ws, i32* a, i32* h, i32* v, i32* d) noexcept {
+// ---- scales 1..3 DWT (§4.4) on a plane of W × H: int16 (scale 1, band a of scale 0) or int32 ----
+template <bool Avx2, class X>
+VQM_CPU_INLINE void dwt_s(const X* A, int W, int H, int s, workspace& ws, i32* a, i32* h, i32* v, i32* d) noexcept {
   const int mh = (H + 1) / 2, mw = (W + 1) / 2;
   const i64 vr = T::v_round[static_cast<std::size_t>(s - 1)], hr = T::h_round[static_cast<std::size_t>(s - 1)];
   const int vs = T::v_shift[static_cast<std::size_t>(s - 1)], hs = T::h_shift[static_cast<std::size_t>(s - 1)];
+  static_assert(sizeof(X) == 4 || T::v_round[0] == 0 && T::v_shift[0] == 0);  // int16 input: scale 1, no shift
   const auto lo = [](i64 x0, i64 x1, i64 x2, i64 x3, i64 r, int sh) {
     return static_cast<i32>(static_cast<u32>((15826 * x0 + 27411 * x1 + 7345 * x2 - 4240 * x3 + r) >> sh));
   };
   const auto hi = [](i64 x0, i64 x1, i64 x2, i64 x3, i64 r, int sh) {
     return static_cast<i32>(static_cast<u32>((-4240 * x0 - 7345 * x1 + 27411 * x2 - 15826 * x3 + r) >> sh));
   };
-  // The padded rows: plain (t[p] = position p − 1), or on the AVX2 path split by p's parity (x86/adm_dwt_avx2.hpp).
-  const int half = Avx2 ? (W + 4) / 2 : 0;
   grow(ws.row32[0], static_cast<std::size_t>(W) + 4);
   grow(ws.row32[1], static_cast<std::size_t>(W) + 4);
   i32* tl = ws.row32[0].data();
   i32* th = ws.row32[1].data();
-  const auto at = [half](i32* t, int p) -> i32& { return Avx2 ? t[(p & 1) * half + (p >> 1)] : t[p]; };
   for (int i = 0; i < mh; ++i) {
-    const i32* r[4];
+    const X* r[4];
     for (int k = 0; k < 4; ++k) r[k] = A + static_cast<std::ptrdiff_t>(src_pos(i, k, H)) * W;
     int x = 0;
 #if VQM_CPU_X86
     if constexpr (Avx2)
-      x = x86::dwt_s_vertical_avx2(r, W, static_cast<double>(vr), 1.0 / static_cast<double>(i64{1} << vs), tl,
-                                   tl + half, th, th + half);
+      x = x86::dwt_s_vertical_avx2(r, W, static_cast<double>(vr), 1.0 / static_cast<double>(i64{1} << vs), tl + 1, th + 1);
 #endif
     for (; x < W; ++x) {
       const i64 x0 = r[0][x], x1 = r[1][x], x2 = r[2][x], x3 = r[3][x];
-      at(tl, x + 1) = lo(x0, x1, x2, x3, vr, vs);
-      at(th, x + 1) = hi(x0, x1, x2, x3, vr, vs);
+      tl[x + 1] = lo(x0, x1, x2, x3, vr, vs);
+      th[x + 1] = hi(x0, x1, x2, x3, vr, vs);
     }
-    for (i32* t : {tl, th}) {  // pad_row
-      at(t, 0) = at(t, 2);
-      at(t, W + 1) = at(t, W);
-      at(t, W + 2) = at(t, W - 1);
-    }
+    pad_row(tl, W);
+    pad_row(th, W);
     const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * mw;
     for (int pass = 0; pass < 2; ++pass) {
-      i32* t = pass == 0 ? tl : th;
+      const i32* t = pass == 0 ? tl : th;
       i32* out_lo = (pass == 0 ? a : h) + o;
       i32* out_hi = (pass == 0 ? v : d) + o;
       int j = 0;
 #if VQM_CPU_X86
       if constexpr (Avx2)
-        j = x86::dwt_s_horizontal_avx2(t, t + half, mw, static_cast<double>(hr), 1.0 / static_cast<double>(i64{1} << hs),
-                                       out_lo, out_hi);
+        j = x86::dwt_s_horizontal_avx2(t, mw, static_cast<double>(hr), 1.0 / static_cast<double>(i64{1} << hs), out_lo,
+                                       out_hi);
 #endif
       for (; j < mw; ++j) {
-        const i64 t0 = at(t, 2 * j), t1 = at(t, 2 * j + 1), t2 = at(t, 2 * j + 2), t3 = at(t, 2 * j + 3);
+        const i64 t0 = t[2 * j], t1 = t[2 * j + 1], t2 = t[2 * j + 2], t3 = t[2 * j + 3];
         out_lo[j] = lo(t0, t1, t2, t3, hr, hs);
         out_hi[j] = hi(t0, t1, t2, t3, hr, hs);
       }
