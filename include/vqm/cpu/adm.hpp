@@ -1,10 +1,11 @@
 // Cpu kernel: libvmaf's integer ADM accumulators (SPEC-vmaf Part II), bit-identical to
 // cpu/reference/adm.hpp. Narrow storage (int16 at scale 0, int32 above); separable DWT passes and the
 // separable 3×3 threshold as branch-free loops the compiler vectorises; scale-0 decoupling in 4 double lanes
-// (exact: every product there is below 2^47, see decouple0); on the AVX2 path the int64 stages (scales 1–3
-// decoupling/CSF/masking, scale-0 masking and denominator) in 4 int64 lanes with vpmuludq/vpmuldq, and the
-// scale-0 DWT passes with pmaddwd (x86/adm.hpp); on the AVX-512 path (N = 8 lanes) the scale-0 decoupling and
-// the angle tests in 8 lanes (x86/adm_avx512.hpp) and the int64 stages above in 8 lanes. The body is compiled
+// (exact: every product there is below 2^47, see decouple0). On the AVX2 path (x86/adm.hpp): the scale-0
+// decoupling with intrinsics, the maskings in 8 int32 lanes and their even/odd int64 halves, the scales 1–3
+// decoupling/CSF and denominators in 4 int64 lanes (vpmuludq/vpmuldq), the DWTs with pmaddwd or exact doubles
+// (x86/adm_dwt_avx2.hpp); the AVX-512 path (N = 8 lanes) adds the scale-0 decoupling and the angle tests in 8
+// lanes (x86/adm_avx512.hpp). The body is compiled
 // three times (AVX-512, AVX2, baseline) and picked at run time (cpu::active_isa()). With two gain limits the
 // limit-free work (DWT, angle flags, decoupling up to the clamp, denominator) runs once. Thread-safe; the
 // scratch is thread_local and only grows (no per-frame allocation once warm).

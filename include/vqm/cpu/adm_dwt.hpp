@@ -1,6 +1,6 @@
 // Cpu ADM kernel (cpu/adm.hpp), first stage: the kernel's types and scratch, and the DWT (SPEC-vmaf §4):
-// separable passes the compiler vectorises; on the AVX2 path the scale-0 passes with pmaddwd
-// (x86/adm.hpp, included after the types it uses).
+// separable passes the compiler vectorises; on the AVX2 path the scale-0 passes with pmaddwd (x86/adm.hpp),
+// scales 1–3 with pmaddwd or exact doubles (x86/adm_dwt_avx2.hpp), included after the types they use.
 #pragma once
 
 #include <cstddef>
