@@ -79,9 +79,10 @@ void bench_kernel(benchmark::State& state, resolution r, variant v) {
 template <class Feature>
 void register_feature(const char* name) {
   using vqm::cpu::isa;
+  std::vector<variant> variants{variant{true}};
+  for (const isa level : vqm::cpu::all_isas) variants.push_back(variant{false, level});
   for (const auto& r : vqm::bench::cpu_resolutions)
-    for (const variant v : {variant{true}, variant{false, isa::baseline}, variant{false, isa::avx2},
-                            variant{false, isa::avx512}, variant{false, isa::avx512vnni}}) {
+    for (const variant v : variants) {
       const std::string label = v.reference ? "reference" : std::string(vqm::cpu::isa_name(v.level));
       benchmark::RegisterBenchmark((std::string(name) + "/" + label + "/" + r.name).c_str(), bench_kernel<Feature>, r, v)
           ->Unit(benchmark::kMillisecond);
@@ -113,7 +114,7 @@ void bench_cambi(benchmark::State& state, resolution r, vqm::cpu::isa level) {
   register_feature<vif_feature>("vif");
   using vqm::cpu::isa;
   for (const auto& r : vqm::bench::cpu_resolutions)
-    for (const isa level : {isa::baseline, isa::avx2, isa::avx512, isa::avx512vnni})
+    for (const isa level : vqm::cpu::all_isas)
       benchmark::RegisterBenchmark(("cambi/" + std::string(vqm::cpu::isa_name(level)) + "/" + r.name).c_str(),
                                    bench_cambi, r, level)
           ->Unit(benchmark::kMillisecond);

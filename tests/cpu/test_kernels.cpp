@@ -89,7 +89,7 @@ constexpr std::uint32_t all_depths[] = {8, 10, 12, 16};
 // The level names round-trip (VQM_CPU_ISA takes them), anything else is refused, and the levels this
 // machine runs are a prefix of the order (a cap between two levels is meaningful).
 TEST(CpuIsa, NamesRoundTripAndLevelsAreOrdered) {
-  for (const isa i : {isa::baseline, isa::avx2, isa::avx512, isa::avx512vnni}) {
+  for (const isa i : vqm::cpu::all_isas) {
     isa back = isa::baseline;
     ASSERT_TRUE(vqm::cpu::parse_isa(vqm::cpu::isa_name(i), back)) << name(i);
     EXPECT_EQ(back, i) << name(i);

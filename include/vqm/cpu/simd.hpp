@@ -42,13 +42,14 @@ namespace vqm::cpu {
 // later); avx512vnni: that + AVX512_VNNI (Ice Lake, Zen 4 and later). A kernel without a path of a level
 // runs the one below it there.
 enum class isa : int { baseline = 0, avx2 = 1, avx512 = 2, avx512vnni = 3 };
+inline constexpr isa all_isas[] = {isa::baseline, isa::avx2, isa::avx512, isa::avx512vnni};  // in order
 
 [[nodiscard]] constexpr std::string_view isa_name(isa i) noexcept {
   return i == isa::avx512vnni ? "avx512vnni" : i == isa::avx512 ? "avx512" : i == isa::avx2 ? "avx2" : "baseline";
 }
 // "baseline", "avx2", "avx512" or "avx512vnni" (also "scalar"/"sse2" for baseline); false for anything else.
 [[nodiscard]] constexpr bool parse_isa(std::string_view s, isa& out) noexcept {
-  for (const isa i : {isa::baseline, isa::avx2, isa::avx512, isa::avx512vnni})
+  for (const isa i : all_isas)
     if (s == isa_name(i)) return out = i, true;
   if (s == "scalar" || s == "sse2") return out = isa::baseline, true;
   return false;
