@@ -189,7 +189,7 @@ VQM_CPU_INLINE void dwt_s(const X* A, int W, int H, int s, workspace& ws, i32* a
   const int mh = (H + 1) / 2, mw = (W + 1) / 2;
   const i64 vr = T::v_round[static_cast<std::size_t>(s - 1)], hr = T::h_round[static_cast<std::size_t>(s - 1)];
   const int vs = T::v_shift[static_cast<std::size_t>(s - 1)], hs = T::h_shift[static_cast<std::size_t>(s - 1)];
-  static_assert(sizeof(X) == 4 || T::v_round[0] == 0 && T::v_shift[0] == 0);  // int16 input: scale 1, no shift
+  static_assert(sizeof(X) == 4 || (T::v_round[0] == 0 && T::v_shift[0] == 0));  // int16 input: scale 1, no shift
   const auto lo = [](i64 x0, i64 x1, i64 x2, i64 x3, i64 r, int sh) {
     return static_cast<i32>(static_cast<u32>((15826 * x0 + 27411 * x1 + 7345 * x2 - 4240 * x3 + r) >> sh));
   };
