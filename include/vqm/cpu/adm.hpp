@@ -425,7 +425,10 @@ VQM_CPU_KERNEL void adm_limits(const plane_view& ref, const plane_view& dis, uns
 #if VQM_CPU_KERNEL_BODIES
 {
   thread_local adm_detail::workspace ws;
-#if VQM_CPU_X86
+  // The AVX2/AVX-512 instances pass 32-byte int64 vectors between functions of different targets, which is
+  // only sound once they are inlined: an unoptimised build (GCC -O0) would call them across the ABI change
+  // and compute garbage, so it runs the portable instance.
+#if VQM_CPU_X86 && defined(__OPTIMIZE__)
   if (active_isa() >= isa::avx512)
     return simd::as_avx512([&] { adm_detail::run<true, 8>(ref, dis, bpc, q, two, b, out, out2, ws); });
   if (active_isa() >= isa::avx2)

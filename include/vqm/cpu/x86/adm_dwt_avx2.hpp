@@ -23,11 +23,12 @@ inline __m128i floor_wrap32_avx2(__m256d v, __m256d scale) noexcept {
 
 // The LO and HI filters (§4.1) of four taps, plus the rounding term.
 inline void lohi_avx2(__m256d x0, __m256d x1, __m256d x2, __m256d x3, __m256d rnd, __m256d& lo, __m256d& hi) noexcept {
-  const auto c = [](double v) { return _mm256_set1_pd(v); };
-  lo = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c(15826), x0), _mm256_mul_pd(c(27411), x1)),
-                                   _mm256_add_pd(_mm256_mul_pd(c(7345), x2), _mm256_mul_pd(c(-4240), x3))), rnd);
-  hi = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c(-4240), x0), _mm256_mul_pd(c(-7345), x1)),
-                                   _mm256_add_pd(_mm256_mul_pd(c(27411), x2), _mm256_mul_pd(c(-15826), x3))), rnd);
+  lo = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(15826), x0), _mm256_mul_pd(_mm256_set1_pd(27411), x1)),
+                                   _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(7345), x2), _mm256_mul_pd(_mm256_set1_pd(-4240), x3))),
+                     rnd);
+  hi = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(-4240), x0), _mm256_mul_pd(_mm256_set1_pd(-7345), x1)),
+                                   _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(27411), x2), _mm256_mul_pd(_mm256_set1_pd(-15826), x3))),
+                     rnd);
 }
 
 inline void store4i_avx2(i32* p, __m128i v) noexcept { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
@@ -50,24 +51,27 @@ inline int dwt_s_vertical_avx2(const i32* const (&r)[4], int W, double round, do
   return x;
 }
 
+// 16 int32 columns from pmaddwd sums of row pairs unpacked within 128-bit halves (s0: columns 0-3 and 8-11,
+// s1: 4-7 and 12-15), in order
+inline void put16_avx2(i32* t, __m256i s0, __m256i s1) noexcept {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(t), _mm256_permute2x128_si256(s0, s1, 0x20));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(t + 8), _mm256_permute2x128_si256(s0, s1, 0x31));
+}
+
 // The same for int16 rows with no rounding or shift (scale 1), 16 columns at a time with pmaddwd.
 inline int dwt_s_vertical_avx2(const i16* const (&r)[4], int W, double, double, i32* tl, i32* th) noexcept {
-  const auto pair = [](int a, int b) { return _mm256_set1_epi32(static_cast<int>((static_cast<u32>(b) << 16) | static_cast<std::uint16_t>(a))); };
-  const __m256i l01 = pair(15826, 27411), l23 = pair(7345, -4240), h01 = pair(-4240, -7345), h23 = pair(27411, -15826);
+  const auto pair = [](int a, int b) { return static_cast<int>((static_cast<u32>(b) << 16) | static_cast<std::uint16_t>(a)); };
+  const __m256i l01 = _mm256_set1_epi32(pair(15826, 27411)), l23 = _mm256_set1_epi32(pair(7345, -4240));
+  const __m256i h01 = _mm256_set1_epi32(pair(-4240, -7345)), h23 = _mm256_set1_epi32(pair(27411, -15826));
   int x = 0;
   for (; x + 16 <= W; x += 16) {
     __m256i v[4];
     for (int k = 0; k < 4; ++k) v[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[k] + x));
-    // unpack within 128-bit halves: u*0 holds columns 0-3 and 8-11, u*1 columns 4-7 and 12-15
     const __m256i a0 = _mm256_unpacklo_epi16(v[0], v[1]), a1 = _mm256_unpackhi_epi16(v[0], v[1]);
     const __m256i b0 = _mm256_unpacklo_epi16(v[2], v[3]), b1 = _mm256_unpackhi_epi16(v[2], v[3]);
-    const auto put = [x](i32* t, __m256i s0, __m256i s1) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(t + x), _mm256_permute2x128_si256(s0, s1, 0x20));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(t + x + 8), _mm256_permute2x128_si256(s0, s1, 0x31));
-    };
-    put(tl, _mm256_add_epi32(_mm256_madd_epi16(a0, l01), _mm256_madd_epi16(b0, l23)),
+    put16_avx2(tl + x, _mm256_add_epi32(_mm256_madd_epi16(a0, l01), _mm256_madd_epi16(b0, l23)),
         _mm256_add_epi32(_mm256_madd_epi16(a1, l01), _mm256_madd_epi16(b1, l23)));
-    put(th, _mm256_add_epi32(_mm256_madd_epi16(a0, h01), _mm256_madd_epi16(b0, h23)),
+    put16_avx2(th + x, _mm256_add_epi32(_mm256_madd_epi16(a0, h01), _mm256_madd_epi16(b0, h23)),
         _mm256_add_epi32(_mm256_madd_epi16(a1, h01), _mm256_madd_epi16(b1, h23)));
   }
   return x;
